@@ -1,0 +1,106 @@
+"""`kb build`: runs the pipeline stages in order into a staged output folder.
+
+Data flows one way: corpus -> parse -> store -> align -> link -> examples -> checks -> index
+-> site. Each stage is a function ``stage(ctx)`` in its own module, listed in :data:`STAGES` by
+dotted name so this module stays a table of contents. A stage raises :class:`kb.errors.KbError`
+for bad input; the staged output is then thrown away and the previous build stays as it was.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlite_utils
+
+from kb import parse, store
+from kb.errors import KbError, Problem
+from kb.outdir import staged_output
+from kb.progress import progress
+
+DEFAULT_CORPUS = Path("rulings")
+DEFAULT_OUT = Path("_build")
+
+#: (name, "module:function") in pipeline order.
+STAGES: list[tuple[str, str]] = [
+    ("parse", "kb.build:parse_stage"),
+    ("store", "kb.build:store_stage"),
+    ("site", "kb.site:build_stage"),
+]
+
+
+@dataclass
+class BuildContext:
+    """What stages share: inputs, the work folder, the open store, and timings."""
+
+    corpus: list[str]
+    work: Path
+    lang: str | None = None
+    db: sqlite_utils.Database | None = None
+    files: list[parse.ParsedFile] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def db_path(self) -> Path:
+        return self.work / "rulings.db"
+
+
+def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
+          lang: str | None = None) -> dict[str, float]:
+    """Build ``out`` from the corpus paths; return the seconds each stage took."""
+    files = corpus_files(corpus or [str(DEFAULT_CORPUS)])
+    with staged_output(Path(out)) as work:
+        ctx = BuildContext(corpus=files, work=work, lang=lang)
+        try:
+            for name, target in STAGES:
+                started = time.perf_counter()
+                _resolve(target)(ctx)
+                ctx.timings[name] = time.perf_counter() - started
+        finally:
+            if ctx.db is not None:
+                ctx.db.close()
+    return ctx.timings
+
+
+def corpus_files(paths: list[str]) -> list[str]:
+    """Expand folders into their ``*.txt`` files; every path must exist."""
+    found, problems = [], []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*.txt") if p.is_file()))
+        elif path.is_file():
+            found.append(path)
+        else:
+            problems.append(Problem(raw, 0, "no such file or folder"))
+    if problems:
+        raise KbError(problems)
+    if not found:
+        raise KbError([Problem(raw, 0, "no ruling files (*.txt) here") for raw in paths])
+    return list(dict.fromkeys(_display(p) for p in found))
+
+
+def _display(path: Path) -> str:
+    """A path as users wrote it relative to the working folder, for stable messages and ids."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+def _resolve(target: str):
+    module, _, function = target.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def parse_stage(ctx: BuildContext) -> None:
+    with progress("parse", len(ctx.corpus)) as advance:
+        ctx.files = parse.parse_files(ctx.corpus, ctx.lang, progress=advance)
+
+
+def store_stage(ctx: BuildContext) -> None:
+    ctx.db = store.open_db(ctx.db_path)
+    store.store_files(ctx.db, ctx.files)

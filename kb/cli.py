@@ -1,0 +1,84 @@
+"""The `kb` command: a thin click layer, each command calling one library function.
+
+Usage errors and bad data exit with status 2 and one line per problem on stderr; tracebacks
+are kept for bugs only.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kb import __version__
+from kb.errors import KbError
+
+DB_OPTION = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("_build/rulings.db"), show_default=True, help="The store written by `kb build`.")
+
+
+class KbGroup(click.Group):
+    """Turns user-facing errors into one line each on stderr and exit status 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KbError as exc:
+            for line in exc.lines():
+                click.echo(f"kb: {line}" if ":" not in line.split(" ")[0] else line, err=True)
+            sys.exit(2)
+        except FileNotFoundError as exc:
+            click.echo(f"kb: {exc}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=KbGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kb")
+def cli():
+    """rulings-kb: multilingual Magic rulings, aligned, linked to executable rules, searchable.
+
+    Start with `kb build` (reads ./rulings, writes ./_build), then `kb search`, `kb check`,
+    `kb export`. Each command's --help says more.
+    """
+
+
+@cli.command()
+@click.argument("corpus", nargs=-1, type=click.Path(path_type=str))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_build"),
+              show_default=True, help="Output folder: rulings.db, index/ and site/ go here.")
+@click.option("--lang", help="State the language of every file (ru, it, fr, de, es) "
+              "instead of detecting it.")
+def build(corpus, out, lang):
+    """Build the store, search index and site from ruling files.
+
+    CORPUS is any number of ruling files or folders (searched for *.txt); default ./rulings.
+    The output is written to a temporary folder and swapped in whole at the end, so a failed
+    or interrupted build leaves the previous output as it was. Every bad file is reported as
+    `path:line: problem`, and the build exits with status 2.
+    """
+    from kb.build import build as run_build
+
+    timings = run_build(list(corpus) or None, out, lang)
+    total = sum(timings.values())
+    click.echo(f"built {out} in {total:.2f}s ({', '.join(f'{k} {v:.2f}s' for k, v in timings.items())})",
+               err=True)
+
+
+@cli.group()
+def export():
+    """Export the store to standard output (json; tmx and tbx for CAT tools)."""
+
+
+@export.command("json")
+@DB_OPTION
+def export_json(db_path):
+    """The groups of aligned rulings, their rules and examples, as JSON."""
+    from kb import export as exporter, store
+
+    click.echo(exporter.to_json(store.open_existing(db_path)), nl=False)
+
+
+def main():
+    cli(prog_name="kb")

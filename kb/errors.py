@@ -1,0 +1,39 @@
+"""Errors the tool reports to users: each names a place (file and line) and a problem.
+
+They are the only exceptions the CLI turns into the one-line ``path:line: problem`` output
+and exit status 2; anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found in user input, located by path and 1-based line."""
+
+    path: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+class KbError(Exception):
+    """A user-facing error: bad input, a bad option, an unusable output folder."""
+
+    def __init__(self, problems: list[Problem] | str):
+        if isinstance(problems, str):
+            problems = [Problem("kb", 0, problems)]
+        self.problems = list(problems)
+        super().__init__("\n".join(map(str, self.problems)))
+
+    def lines(self) -> list[str]:
+        """The lines to print on stderr, one per problem; line 0 means "no line"."""
+        return [
+            p.message if p.line == 0 and p.path == "kb" else
+            (f"{p.path}: {p.message}" if p.line == 0 else str(p))
+            for p in self.problems
+        ]

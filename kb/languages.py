@@ -1,0 +1,65 @@
+"""The supported ruling languages and how a file's language is decided.
+
+Detection uses lingua restricted to the five corpus languages; a user may state the language
+instead. Detection is deliberately strict: a text lingua cannot tell apart with a clear margin
+is "undecidable" rather than guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+#: ISO 639-1 codes of the ruling languages, in the order pages list them.
+LANGUAGES: tuple[str, ...] = ("ru", "it", "fr", "de", "es")
+#: Languages of the site's interface: the ruling languages plus English (the rules' pivot).
+UI_LANGUAGES: tuple[str, ...] = ("en",) + LANGUAGES
+
+# Below these, a guess is not a decision: short or mixed texts get a clear error instead.
+MIN_CONFIDENCE = 0.5
+MIN_LETTERS = 12
+
+
+@dataclass(frozen=True)
+class Detection:
+    lang: str | None
+    confidence: float
+    candidates: tuple[tuple[str, float], ...]
+
+
+@lru_cache(maxsize=1)
+def _detector():
+    from lingua import Language, LanguageDetectorBuilder
+
+    languages = [Language.from_iso_code_639_1(_iso(code)) for code in LANGUAGES]
+    return LanguageDetectorBuilder.from_languages(*languages).build()
+
+
+def _iso(code: str):
+    from lingua import IsoCode639_1
+
+    return getattr(IsoCode639_1, code.upper())
+
+
+def detect(text: str) -> Detection:
+    """Decide the language of ``text`` among :data:`LANGUAGES`.
+
+    >>> detect("Un joueur qui a actuellement l’initiative peut la prendre à nouveau.").lang
+    'fr'
+    >>> detect("10/06/2022").lang is None
+    True
+    """
+    if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
+        return Detection(None, 0.0, ())
+    values = _detector().compute_language_confidence_values(text)
+    ranked = tuple((v.language.iso_code_639_1.name.lower(), v.value) for v in values)
+    lang, confidence = ranked[0]
+    return Detection(lang if confidence >= MIN_CONFIDENCE else None, confidence, ranked[:3])
+
+
+def check_stated(lang: str) -> str:
+    """Normalise a language the user states, or raise ValueError naming the accepted ones."""
+    code = lang.strip().lower()
+    if code not in LANGUAGES:
+        raise ValueError(f"unsupported language {lang!r} (use one of {', '.join(LANGUAGES)})")
+    return code
