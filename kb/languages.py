@@ -18,6 +18,9 @@ UI_LANGUAGES: tuple[str, ...] = ("en",) + LANGUAGES
 # Below these, a guess is not a decision: short or mixed texts get a clear error instead.
 MIN_CONFIDENCE = 0.5
 MIN_LETTERS = 12
+# Rivals the detector also knows, so that English or Portuguese text (or Latin filler) is
+# recognised as such instead of being forced into the nearest supported language.
+RIVALS: tuple[str, ...] = ("en", "pt", "la", "ca", "nl", "pl", "uk")
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class Detection:
 def _detector():
     from lingua import Language, LanguageDetectorBuilder
 
-    languages = [Language.from_iso_code_639_1(_iso(code)) for code in LANGUAGES]
+    languages = [Language.from_iso_code_639_1(_iso(code)) for code in LANGUAGES + RIVALS]
     return LanguageDetectorBuilder.from_languages(*languages).build()
 
 
@@ -54,7 +57,8 @@ def detect(text: str) -> Detection:
     values = _detector().compute_language_confidence_values(text)
     ranked = tuple((v.language.iso_code_639_1.name.lower(), v.value) for v in values)
     lang, confidence = ranked[0]
-    return Detection(lang if confidence >= MIN_CONFIDENCE else None, confidence, ranked[:3])
+    decided = lang in LANGUAGES and confidence >= MIN_CONFIDENCE
+    return Detection(lang if decided else None, confidence, ranked[:3])
 
 
 def check_stated(lang: str) -> str:

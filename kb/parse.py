@@ -120,7 +120,9 @@ def _language(lines: list[str], stated: str | None) -> languages.Detection:
     found = languages.detect(body)
     if found.lang is None:
         guesses = ", ".join(f"{code} {value:.2f}" for code, value in found.candidates) or "too little text"
-        raise FileProblem(1, f"cannot decide the language ({guesses}); state it with --lang")
+        supported = ", ".join(languages.LANGUAGES)
+        raise FileProblem(1, f"cannot decide the language among {supported} (detector: {guesses}); "
+                             "state it with --lang")
     return found
 
 

@@ -1,0 +1,104 @@
+"""The `kb` command end to end, run as a real subprocess on real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def kb(*args, cwd, check=True):
+    result = subprocess.run([sys.executable, "-m", "kb", *map(str, args)], cwd=cwd,
+                            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if check and result.returncode != 0:
+        raise AssertionError(f"kb {args} exited {result.returncode}: {result.stderr}")
+    return result
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    work = tmp_path_factory.mktemp("cli")
+    (work / "rulings").symlink_to(ROOT / "rulings")
+    kb("build", cwd=work)
+    return work
+
+
+def test_build_with_no_arguments_writes_db_and_site(built):
+    assert (built / "_build" / "rulings.db").is_file()
+    assert "Chasseur vengeur" in (built / "_build" / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_export_json_has_all_fifty_rulings(built):
+    data = json.loads(kb("export", "json", cwd=built).stdout)
+    rulings = [r for g in data["groups"] for r in g["rulings"]]
+    assert len(rulings) == 50
+    assert {r["lang"] for r in rulings} == {"ru", "it", "fr", "de", "es"}
+    assert all(r["date"] == "2022-06-10" for r in rulings)
+    assert {"id", "rules", "rulings", "examples"} <= set(data["groups"][0])
+    assert {"lang", "card", "date", "text", "source"} <= set(rulings[0])
+
+
+def test_failed_build_keeps_previous_output_byte_for_byte(built, tmp_path):
+    before = snapshot(built / "_build")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"Chasseur vengeur\n\n31/02/2022\n\nUn joueur qui a l\xe2\x80\x99initiative la garde.\n")
+    result = kb("build", ROOT / "rulings", bad, cwd=built, check=False)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"{bad}:3: impossible date '31/02/2022': day is out of range for month"
+    assert "Traceback" not in result.stderr
+    assert snapshot(built / "_build") == before
+    assert not list(built.glob("._build.tmp-*"))
+
+
+def test_every_bad_file_is_reported_once(tmp_path):
+    (tmp_path / "a.txt").write_bytes(b"")
+    (tmp_path / "b.txt").write_bytes(b"\xff\xfe")
+    result = kb("build", tmp_path, "--out", tmp_path / "out", cwd=tmp_path, check=False)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2 and lines[0].endswith("a.txt:1: empty file: expected a card name, then dated rulings")
+    assert "b.txt:1: not UTF-8" in lines[1]
+    assert not (tmp_path / "out").exists()
+
+
+def test_rebuild_gives_the_same_rows(built, tmp_path):
+    import sqlite_utils
+
+    def rows():
+        db = sqlite_utils.Database(built / "_build" / "rulings.db")
+        return {t: sorted(map(str, db[t].rows)) for t in ("sources", "cards", "rulings")}
+
+    first = rows()
+    kb("build", cwd=built)
+    assert rows() == first
+
+
+def test_missing_store_and_missing_corpus_are_one_line_errors(tmp_path):
+    result = kb("export", "json", "--db", tmp_path / "nope.db", cwd=tmp_path, check=False)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "kb build" in result.stderr
+    result = kb("build", tmp_path / "missing", cwd=tmp_path, check=False)
+    assert result.returncode == 2 and "missing: no such file or folder" in result.stderr
+
+
+def test_stated_language(tmp_path):
+    (tmp_path / "x.txt").write_text("Card\n\n10/06/2022\n\nUndercity Undercity Undercity.\n", encoding="utf-8")
+    assert kb("build", tmp_path / "x.txt", "--out", tmp_path / "o", cwd=tmp_path, check=False).returncode == 2
+    kb("build", tmp_path / "x.txt", "--out", tmp_path / "o", "--lang", "it", cwd=tmp_path)
+    data = json.loads(kb("export", "json", "--db", tmp_path / "o" / "rulings.db", cwd=tmp_path).stdout)
+    assert data["groups"][0]["rulings"][0]["lang"] == "it"
+
+
+@pytest.mark.parametrize("command", [["--help"], ["build", "--help"], ["export", "--help"], ["export", "json", "--help"]])
+def test_help_explains(command, tmp_path):
+    out = kb(*command, cwd=tmp_path).stdout
+    assert "Usage:" in out and len(out.splitlines()) > 4
