@@ -8,7 +8,9 @@ for bad input; the staged output is then thrown away and the previous build stay
 
 from __future__ import annotations
 
+import errno
 import importlib
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,12 +59,29 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
         try:
             for name, target in STAGES:
                 started = time.perf_counter()
-                _resolve(target)(ctx)
+                _run_stage(target, ctx, Path(out))
                 ctx.timings[name] = time.perf_counter() - started
         finally:
             if ctx.db is not None:
                 ctx.db.close()
     return ctx.timings
+
+
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def _run_stage(target: str, ctx: BuildContext, out: Path) -> None:
+    """Run one stage, turning a full or read-only output disk into a one-line error."""
+    try:
+        _resolve(target)(ctx)
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRNOS:
+            raise
+        raise KbError(f"{out}: cannot write the output: {exc.strerror}") from None
+    except sqlite3.OperationalError as exc:
+        if "full" not in str(exc) and "readonly" not in str(exc) and "disk I/O" not in str(exc):
+            raise
+        raise KbError(f"{out}: cannot write the store: {exc}") from None
 
 
 def corpus_files(paths: list[str]) -> list[str]:

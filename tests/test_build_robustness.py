@@ -1,0 +1,107 @@
+"""A build killed at any point, or fed an unusable output folder, never corrupts `_build/`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def run_kb(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "kb", *map(str, args)], cwd=cwd, env=ENV,
+                          capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """A project whose corpus is the seeds under 40 card names, so a build takes a while."""
+    work = tmp_path_factory.mktemp("kill")
+    corpus = work / "rulings"
+    corpus.mkdir()
+    for i in range(40):
+        for seed in sorted((ROOT / "rulings").glob("*.txt")):
+            text = seed.read_text(encoding="utf-8")
+            name, rest = text.split("\n", 1)
+            (corpus / f"{i:02d}-{seed.name}").write_text(f"{name} {i}\n{rest}", encoding="utf-8")
+    assert run_kb("build", cwd=work).returncode == 0
+    return work
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.3, 0.8, 1.5, 3.0])
+def test_sigkill_leaves_previous_build_intact(project, delay):
+    before = snapshot(project / "_build")
+    process = subprocess.Popen([sys.executable, "-m", "kb", "build"], cwd=project, env=ENV,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    after = snapshot(project / "_build")
+    # Either the kill came after the swap (a complete new build) or the old build is untouched.
+    if after != before:
+        assert set(after) == set(before)
+    result = run_kb("build", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert not list(project.glob("._build.tmp-*"))
+
+
+def test_concurrent_build_is_refused_with_a_clear_message(project):
+    first = subprocess.Popen([sys.executable, "-m", "kb", "build"], cwd=project, env=ENV,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lock = project / "._build.lock"
+    deadline = time.monotonic() + 10
+    second = None
+    while time.monotonic() < deadline and first.poll() is None:
+        second = run_kb("build", cwd=project)
+        if second.returncode != 0:
+            break
+    first.wait()
+    assert first.returncode == 0
+    assert second is not None and second.returncode == 2, "the second build was never refused"
+    assert "another build is writing" in second.stderr and "Traceback" not in second.stderr
+    assert lock.exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores folder permissions")
+def test_read_only_output_folder(tmp_path):
+    parent = tmp_path / "ro"
+    parent.mkdir()
+    parent.chmod(0o555)
+    try:
+        result = run_kb("build", ROOT / "rulings", "--out", parent / "out", cwd=tmp_path)
+    finally:
+        parent.chmod(0o755)
+    assert result.returncode == 2 and "cannot write the output folder" in result.stderr
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 64 KiB tmpfs: room for a lock file, not for a build."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    yield mount
+    subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_full_disk_is_a_clear_error_and_keeps_nothing_half_written(tmp_path, tiny_disk):
+    result = run_kb("build", ROOT / "rulings", "--out", tiny_disk / "out", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "cannot write" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tiny_disk / "out").exists()
+    assert not list(tiny_disk.glob(".out.tmp-*"))
