@@ -1,0 +1,24 @@
+"""The executable core: a pure model of the initiative, dungeons and venturing.
+
+Modules, one job each:
+
+- :mod:`kb.core.game`      the state object and its events (start here)
+- :mod:`kb.core.initiative` rule 726: the designation, its triggers, its hand-over
+- :mod:`kb.core.venture`   rule 701.49 and 309: starting, advancing, completing
+- :mod:`kb.core.dungeons`  the four dungeon cards as data
+- :mod:`kb.core.rooms`     what each room ability does on the small board
+- :mod:`kb.core.stack`     triggers onto the stack in order (603.3b, 805.7) and resolving
+- :mod:`kb.core.sba`       state-based actions (704.5t, 704.5a-b, 810.8c)
+- :mod:`kb.core.leaving`   players leaving the game (800.4)
+- :mod:`kb.core.turns`     seats, turns, teams, life totals
+- :mod:`kb.core.choices`   decisions, choosers, refusals
+- :mod:`kb.core.registry`  rule number -> history, summary, the code that carries it out
+- :mod:`kb.core.scenario`  examples as data and their runner (the only file reading)
+"""
+from kb.core.choices import ChoiceNeeded, Decision, Refused, ScriptedChooser, first_option
+from kb.core.dungeons import DUNGEONS
+from kb.core.game import Game
+from kb.core.registry import RULES, Rule
+
+__all__ = ["ChoiceNeeded", "Decision", "DUNGEONS", "Game", "Refused", "RULES", "Rule",
+           "ScriptedChooser", "first_option"]

@@ -1,0 +1,346 @@
+"""Examples as data: load a scenario (YAML or a dict), run it, get a step-by-step trace.
+
+A scenario names its players (turn order, optional teams), a starting state,
+and steps. Each step is one event with the answers to the choices it raises,
+optionally what the game does next (``then``), and the partial state expected
+afterwards (``expect``) or the refusal expected (``expect_refusal``). The
+runner never prints or writes; it returns a :class:`Run` whose ``failure``
+names the scenario, the first step that differs and the difference.
+
+The only I/O in :mod:`kb.core` is reading scenario files here.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from kb.core import dungeons, registry
+from kb.core.choices import ChoiceNeeded, Refused, ScriptedChooser
+from kb.core.game import Game
+
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples" / "rules"
+
+# Event kind -> argument names (the first one is what a scalar shorthand fills in).
+EVENTS: dict[str, tuple[str, ...]] = {
+    "take_initiative": ("player",),
+    "begin_turn": ("player",),
+    "begin_upkeep": (),
+    "combat_damage": ("by", "to", "damage"),
+    "venture": ("player",),
+    "venture_into": ("player", "quality"),
+    "venture_trigger": ("player", "quality"),
+    "concede": ("player",),
+    "leave_game": ("players", "reason"),
+    "lose_life": ("player", "amount"),
+    "gain_life": ("player", "amount"),
+    "run_until_priority": (),
+    "resolve_top": (),
+    "resolve_all": (),
+}
+# Events that already run the game on to priority themselves.
+SELF_ADVANCING = {"run_until_priority", "resolve_top", "resolve_all"}
+THEN = ("none", "priority", "resolve_all")
+STEP_KEYS = {"event", "choices", "then", "expect", "expect_refusal", "note"}
+
+
+class ScenarioError(ValueError):
+    """A scenario file that does not follow the format (names the scenario and the problem)."""
+
+
+@dataclass
+class Step:
+    index: int
+    event: dict
+    choices: list[dict] = field(default_factory=list)
+    then: str = "priority"
+    expect: dict | None = None
+    expect_refusal: str | bool | None = None
+    note: str | None = None
+
+
+@dataclass
+class Scenario:
+    id: str
+    title: str
+    rules: list[str]
+    players: list[str]
+    teams: dict[str, list[str]] | None
+    start: dict
+    steps: list[Step]
+    expect: dict | None = None
+    source: str | None = None
+
+
+@dataclass
+class StepTrace:
+    index: int
+    event: dict
+    log: list[dict]
+    state: dict
+    expected: dict | None
+    diff: list[str]
+    refused: dict | None = None
+
+
+@dataclass
+class Run:
+    scenario_id: str
+    passed: bool
+    steps: list[StepTrace]
+    failure: str | None
+    seconds: float
+    initial: dict | None = None
+
+
+# -- loading ---------------------------------------------------------------------------
+
+def load(source: str | Path | dict) -> Scenario:
+    """One scenario from a YAML file path or an already-parsed mapping."""
+    if isinstance(source, dict):
+        return _parse(source, where="<dict>")
+    path = Path(source)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario file holds one mapping")
+    return _parse(data, where=str(path))
+
+
+def load_dir(path: str | Path = EXAMPLES_DIR) -> list[Scenario]:
+    """Every ``*.yaml`` scenario below ``path``, sorted by file name; ids must be unique."""
+    scenarios = [load(p) for p in sorted(Path(path).rglob("*.y*ml"))]
+    seen: dict[str, str] = {}
+    for s in scenarios:
+        if s.id in seen:
+            raise ScenarioError(f"{s.source}: id {s.id!r} already used in {seen[s.id]}")
+        seen[s.id] = s.source
+    return scenarios
+
+
+def _parse(data: dict, where: str) -> Scenario:
+    def fail(message: str) -> ScenarioError:
+        return ScenarioError(f"{where}: {data.get('id', '?')}: {message}")
+
+    for key in ("id", "title", "rules", "players", "steps"):
+        if key not in data:
+            raise fail(f"missing {key!r}")
+    for number in data["rules"]:
+        if str(number) not in registry.RULES:
+            raise fail(f"rule {number} is not in the registry")
+    steps = [_parse_step(i, raw, fail) for i, raw in enumerate(data["steps"], start=1)]
+    return Scenario(
+        id=str(data["id"]), title=data["title"], rules=[str(n) for n in data["rules"]],
+        players=list(data["players"]), teams=data.get("teams"), start=data.get("start") or {},
+        steps=steps, expect=data.get("expect"), source=where,
+    )
+
+
+def _parse_step(index: int, raw: dict, fail) -> Step:
+    if not isinstance(raw, dict):
+        raise fail(f"step {index} is not a mapping")
+    if "event" in raw:
+        event = dict(raw["event"])
+    else:
+        kinds = [k for k in raw if k not in STEP_KEYS]
+        if len(kinds) != 1:
+            raise fail(f"step {index}: give exactly one event, found {kinds}")
+        kind = kinds[0]
+        value = raw[kind]
+        args = EVENTS.get(kind, ())
+        if value is None:
+            value = {}
+        elif not isinstance(value, dict):
+            value = {args[0] if args else "player": value}
+        event = {"kind": kind, **value}
+    kind = event.get("kind")
+    if kind not in EVENTS:
+        raise fail(f"step {index}: unknown event {kind!r}")
+    unknown = set(event) - {"kind", *EVENTS[kind]}
+    if unknown:
+        raise fail(f"step {index}: {kind} takes no {sorted(unknown)}")
+    then = raw.get("then", "none" if kind in SELF_ADVANCING else "priority")
+    if then not in THEN:
+        raise fail(f"step {index}: then must be one of {THEN}")
+    choices = raw.get("choices") or []
+    if any(not isinstance(c, dict) or len(c) != 1 for c in choices):
+        raise fail(f"step {index}: each choice is one `kind: answer` pair")
+    return Step(index, event, choices, then, raw.get("expect"), raw.get("expect_refusal"),
+                raw.get("note"))
+
+
+# -- building the starting game --------------------------------------------------------
+
+def build_game(scenario: Scenario) -> Game:
+    """The game in the scenario's starting state."""
+    start = scenario.start
+    game = Game(scenario.players, teams=scenario.teams, active=start.get("active"),
+                turn_of=start.get("turn_of"), initiative=start.get("initiative"),
+                life=start.get("life"))
+    for team, total in (start.get("team_life") or {}).items():
+        game.team_life[team] = total
+    creatures_seen: set[str] = set()
+    for name, fields in (start.get("players") or {}).items():
+        if name not in game.players:
+            raise ScenarioError(f"{scenario.id}: start names unknown player {name!r}")
+        _set_player(game, scenario, name, dict(fields or {}), creatures_seen)
+    for name in start.get("left") or []:
+        game.players[name].in_game = False
+        p = game.players[name]
+        p.dungeon = p.room = p.dungeon_id = None
+    return game
+
+
+def _set_player(game: Game, scenario: Scenario, name: str, fields: dict, seen: set) -> None:
+    p = game.players[name]
+    dungeon, room = fields.pop("dungeon", None), fields.pop("room", None)
+    if dungeon is not None:
+        d = dungeons.get(dungeon)
+        room = room if room is not None else d.topmost
+        d.room(room)  # KeyError for a room the dungeon does not have
+        p.dungeon, p.room, p.dungeon_id = dungeon, room, game.new_dungeon_id()
+    for key, value in fields.items():
+        if key not in ("life", "library", "hand", "lands", "completed", "creatures",
+                       "tokens", "counters"):
+            raise ScenarioError(f"{scenario.id}: unknown player field {key!r}")
+        setattr(p, key, value if not isinstance(value, (list, dict)) else type(value)(value))
+    for creature in p.creatures:
+        if creature in seen:
+            raise ScenarioError(f"{scenario.id}: creature name {creature!r} used twice")
+        seen.add(creature)
+
+
+# -- running ---------------------------------------------------------------------------
+
+def perform(game: Game, event: dict, chooser: ScriptedChooser) -> None:
+    """Carry out one event dict on the game."""
+    kind, args = event["kind"], {k: v for k, v in event.items() if k != "kind"}
+    if kind == "leave_game":
+        players = args.pop("players")
+        players = [players] if isinstance(players, str) else players
+        game.leave_game(*players, chooser=chooser, **args)
+        return
+    getattr(game, kind)(chooser=chooser, **args)
+
+
+def run(scenario: Scenario | str | Path | dict) -> Run:
+    """Run a scenario step by step; stop at the first step that differs from what it expects."""
+    if not isinstance(scenario, Scenario):
+        scenario = load(scenario)
+    began = time.perf_counter()
+    traces: list[StepTrace] = []
+    failure = None
+    try:
+        game = build_game(scenario)
+    except (ScenarioError, KeyError, ValueError) as error:
+        return Run(scenario.id, False, [], f"{scenario.id}: bad starting state: {error}",
+                   time.perf_counter() - began)
+    initial = game.snapshot()
+    for step in scenario.steps:
+        trace = _run_step(game, step)
+        traces.append(trace)
+        if trace.diff:
+            failure = (f"{scenario.id}: step {step.index} ({step.event['kind']}): "
+                       + "; ".join(trace.diff))
+            break
+    else:
+        if scenario.expect is not None:
+            final = diff(scenario.expect, game.snapshot())
+            if final:
+                failure = f"{scenario.id}: final state: " + "; ".join(final)
+    return Run(scenario.id, failure is None, traces, failure, time.perf_counter() - began,
+               initial)
+
+
+def _run_step(game: Game, step: Step) -> StepTrace:
+    chooser = ScriptedChooser(step.choices)
+    log_start = len(game.log)
+    before = game.snapshot()
+    refused = None
+    problems: list[str] = []
+    try:
+        perform(game, step.event, chooser)
+        if step.then == "priority":
+            game.run_until_priority(chooser=chooser)
+        elif step.then == "resolve_all":
+            game.resolve_all(chooser=chooser)
+    except Refused as refusal:
+        refused = {"reason": refusal.reason, **refusal.details}
+    except ChoiceNeeded as missing:
+        d = missing.decision
+        problems.append(f"the game asks {d.player} for {d.kind!r} (options: "
+                        f"{list(d.options) if d.options is not None else 'any'}) "
+                        f"but the step's choices do not give it next")
+    state = game.snapshot()
+    if refused is not None:
+        problems += _check_refusal(step, refused, before, state)
+    elif step.expect_refusal:
+        problems.append(f"expected a refusal ({step.expect_refusal}) but the event was "
+                        f"carried out")
+    if not problems and chooser.unused():
+        problems.append(f"choices never asked for: {chooser.unused()}")
+    if step.expect is not None:
+        problems += diff(step.expect, state)
+    return StepTrace(step.index, dict(step.event), game.log[log_start:], state, step.expect,
+                     problems, refused)
+
+
+def _check_refusal(step: Step, refused: dict, before: dict, after: dict) -> list[str]:
+    wanted = step.expect_refusal
+    if not wanted:
+        return [f"refused: {refused}"]
+    problems = []
+    if wanted is not True and wanted != refused["reason"]:
+        problems.append(f"expected refusal {wanted!r}, got {refused['reason']!r}")
+    if before != after:
+        problems.append("the refused step changed the state")
+    return problems
+
+
+def run_all(paths: Iterable[str | Path | Scenario] | None = None) -> list[Run]:
+    """Run scenarios from files, directories or Scenario objects (default: the shipped examples)."""
+    scenarios: list[Scenario] = []
+    for item in (paths if paths is not None else [EXAMPLES_DIR]):
+        if isinstance(item, Scenario):
+            scenarios.append(item)
+        elif Path(item).is_dir():
+            scenarios += load_dir(item)
+        else:
+            scenarios.append(load(item))
+    return [run(s) for s in scenarios]
+
+
+# -- comparing -------------------------------------------------------------------------
+
+def diff(expected: Any, actual: Any, path: str = "") -> list[str]:
+    """Differences between a partial expectation and a snapshot, as ``path: expected X, got Y``.
+
+    Mappings are partial (only the keys given are compared); lists are compared
+    whole, element by element.
+
+    >>> diff({"initiative": "Ann", "players": {"Ann": {"room": "Forge"}}},
+    ...      {"initiative": "Bo", "players": {"Ann": {"room": "Forge", "life": 20}}})
+    ["initiative: expected 'Ann', got 'Bo'"]
+    """
+    here = path or "state"
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{here}: expected a mapping, got {actual!r}"]
+        problems = []
+        for key, value in expected.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in actual:
+                problems.append(f"{sub}: not in the state")
+            else:
+                problems += diff(value, actual[key], sub)
+        return problems
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return [f"{here}: expected {expected!r}, got {actual!r}"]
+        return [p for i, (e, a) in enumerate(zip(expected, actual))
+                for p in diff(e, a, f"{here}[{i}]")]
+    if expected != actual:
+        return [f"{here}: expected {expected!r}, got {actual!r}"]
+    return []

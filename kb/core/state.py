@@ -1,0 +1,86 @@
+"""The pieces of game state: a player's small board and a triggered ability.
+
+Kept apart from :mod:`kb.core.game` so the rule modules can share them without
+importing the game object. Plain dataclasses; no behaviour beyond labels.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Player:
+    """What the model knows of one player.
+
+    ``life`` is a personal total; in Two-Headed Giant the team total is used
+    instead (810.4, 810.9) and this field is ignored.
+    """
+
+    name: str
+    team: str | None = None
+    in_game: bool = True
+    life: int = 20
+    library: int = 60
+    hand: int = 7
+    lands: int = 0
+    dungeon: str | None = None
+    dungeon_id: int | None = None  # a new object each time a dungeon enters the command zone
+    room: str | None = None
+    completed: list[str] = field(default_factory=list)
+    creatures: list[str] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+    noted: list[str] = field(default_factory=list)  # scry, goad and other recorded effects
+    drew_from_empty: bool = False
+
+
+# The triggered abilities the model knows, with the rule that creates each.
+ABILITY_RULES = {
+    "upkeep": "726.2",   # at the beginning of the holder's upkeep, venture into Undercity
+    "steal": "726.2",    # creatures of a player dealt combat damage to the holder
+    "taken": "726.2",    # whenever a player takes the initiative (also 726.5)
+    "room": "309.4c",    # a dungeon room's ability
+    "venture": "701.49", # a card's ability "... venture into the dungeon"
+}
+
+
+@dataclass
+class Trigger:
+    """A triggered ability, from the moment it triggers until it leaves the stack.
+
+    ``player`` is the player the ability acts for: the one who takes the
+    initiative or ventures. ``controller`` is fixed when it triggers.
+    """
+
+    id: int
+    ability: str
+    controller: str
+    player: str
+    dungeon: str | None = None
+    dungeon_id: int | None = None
+    room: str | None = None
+    quality: str | None = None
+    targets: tuple[str, ...] = ()
+
+    @property
+    def rule(self) -> str:
+        return ABILITY_RULES[self.ability]
+
+    @property
+    def label(self) -> str:
+        """``ability:subject@controller``, e.g. ``steal:Cleo@Ann``; rooms name the room."""
+        subject = self.room if self.ability == "room" else self.player
+        return f"{self.ability}:{subject}@{self.controller}"
+
+    def describe(self) -> str:
+        """The label plus chosen targets, as shown in snapshots: ``room:Trap!@Ann->Cleo``."""
+        return self.label + "".join(f"->{t}" for t in self.targets)
+
+    def as_log(self) -> dict:
+        entry = {"label": self.label, "ability": self.ability, "rule": self.rule,
+                 "controller": self.controller, "player": self.player}
+        if self.room:
+            entry.update(dungeon=self.dungeon, room=self.room)
+        if self.quality:
+            entry["quality"] = self.quality
+        return entry
