@@ -36,14 +36,14 @@ def _event(method):
     """Make an event all-or-nothing and let the caller pass a chooser for it."""
     @functools.wraps(method)
     def wrapper(self: "Game", *args, chooser: Chooser | None = None, **kwargs):
-        saved = self._save()
+        saved = self.checkpoint()
         previous, self.chooser = self.chooser, chooser or self.chooser
         try:
             if self.game_over:
                 raise Refused("game_over")
             return method(self, *args, **kwargs)
         except Refused as refusal:
-            self._restore(saved)
+            self.rollback(saved)
             self.note("refused", reason=refusal.reason, event=method.__name__,
                       **refusal.details)
             raise
@@ -150,10 +150,12 @@ class Game:
         self._token_numbers[kind] = number
         return f"{kind} #{number}"
 
-    def _save(self) -> dict:
+    def checkpoint(self) -> dict:
+        """A copy of the whole state, for :meth:`rollback` (the chooser is not state)."""
         return copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "chooser"})
 
-    def _restore(self, saved: dict) -> None:
+    def rollback(self, saved: dict) -> None:
+        """Put the game back as it was at ``checkpoint()``."""
         chooser = self.chooser
         self.__dict__.clear()
         self.__dict__.update(saved)

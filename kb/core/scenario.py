@@ -258,21 +258,30 @@ def _run_step(game: Game, step: Step) -> StepTrace:
     chooser = ScriptedChooser(step.choices)
     log_start = len(game.log)
     before = game.snapshot()
+    saved = game.checkpoint()
     refused = None
     problems: list[str] = []
     try:
         perform(game, step.event, chooser)
-        if step.then == "priority":
+        if game.game_over:
+            pass  # nobody gets priority once the game has ended
+        elif step.then == "priority":
             game.run_until_priority(chooser=chooser)
         elif step.then == "resolve_all":
             game.resolve_all(chooser=chooser)
     except Refused as refusal:
+        # A refused step leaves the game as it was, even if the refusal came
+        # after the event itself (a target chosen as a trigger goes on the stack).
+        game.rollback(saved)
         refused = {"reason": refusal.reason, **refusal.details}
+        game.note("refused", **refused)
     except ChoiceNeeded as missing:
         d = missing.decision
         problems.append(f"the game asks {d.player} for {d.kind!r} (options: "
                         f"{list(d.options) if d.options is not None else 'any'}) "
                         f"but the step's choices do not give it next")
+    except Exception as error:  # a crash in the core is a failed example, not a crashed run
+        problems.append(f"error: {type(error).__name__}: {error}")
     state = game.snapshot()
     if refused is not None:
         problems += _check_refusal(step, refused, before, state)
