@@ -1,26 +1,65 @@
-"""Static site rendering (minimal for now: the list of cards and their rulings)."""
+"""The static site: the build's last stage, writing ``ctx.work / "site"``.
+
+Modules, one job each:
+
+- :mod:`kb.site.data`: gathers what pages show from the store and the other stages;
+- :mod:`kb.site.paths`: safe, distinct file names (slugs) and relative links;
+- :mod:`kb.site.i18n`: gettext catalogs, CLDR dates and language names per UI language;
+- :mod:`kb.site.pages`: renders one UI language's tree from the jinja2 templates;
+- :mod:`kb.site.search_index`: the browser's sharded search index;
+- :mod:`kb.site.serve`: ``kb serve``, a preview on 127.0.0.1.
+
+Layout: ``index.html`` (English home), ``<ui>/...`` per interface language, ``static/`` (css,
+js), ``search/`` (index shards), ``data/rulings.json`` (the ``kb export json`` dump).
+"""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from kb import export
+from kb.languages import UI_LANGUAGES
+from kb.progress import progress
+from kb.site import data as site_data
+from kb.site import pages, search_index
 
-from kb import store
-
-TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
+STATIC = pages.TEMPLATES / "static"
 
 
-def environment() -> Environment:
-    return Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
-                       keep_trailing_newline=True)
+def build(db, out: Path) -> dict:
+    """Render the whole site for the store ``db`` into the new folder ``out``; return figures."""
+    out.mkdir(parents=True)
+    site = site_data.load(db)
+    counts = _counts(site)
+    shutil.copytree(STATIC, out / "static")
+    written = 0
+    with progress("site", len(UI_LANGUAGES)) as advance:
+        for ui in UI_LANGUAGES:
+            written += pages.render_tree(site, ui, out, counts)
+            advance(1)
+    group_of = site.group_of
+    figures = search_index.build(
+        site.rulings, lambda r: f"ruling/{group_of(r['id'])['slug']}.html#{pages.anchor_of(r)}",
+        out / "search")
+    (out / "data").mkdir()
+    (out / "data" / "rulings.json").write_text(export.to_json(db), encoding="utf-8")
+    return {"pages": written, **figures}
 
 
 def build_stage(ctx) -> None:
-    site = ctx.work / "site"
-    site.mkdir()
-    cards = [dict(row) for row in ctx.db.query(
-        "SELECT c.*, count(r.id) AS rulings FROM cards c JOIN rulings r ON r.card_id = c.id "
-        "GROUP BY c.id ORDER BY c.lang, c.name")]
-    html = environment().get_template("index.html").render(cards=cards, rulings=store.rulings(ctx.db))
-    (site / "index.html").write_text(html, encoding="utf-8")
+    ctx.extra["site"] = build(ctx.db, ctx.work / "site")
+
+
+def _counts(site) -> dict:
+    per_lang: dict[str, dict] = {}
+    for card in site.cards.values():
+        entry = per_lang.setdefault(card["lang"], {"cards": 0, "rulings": 0})
+        entry["cards"] += 1
+        entry["rulings"] += len(card["rulings"])
+    runs = [run for group in site.groups for run in group["examples"]]
+    return {"rulings": len(site.rulings), "groups": len(site.groups), "cards": len(site.cards),
+            "rules": sum(1 for rule in site.rules.values() if rule["groups"]),
+            "examples": len(runs),
+            "examples_passed": sum(1 for run in runs if run.get("status") == "passed"),
+            "per_lang": per_lang}

@@ -1,0 +1,70 @@
+"""The site's interface languages: gettext catalogs, dates and language names from CLDR.
+
+Catalogs live as ``kb/locale/<lang>/LC_MESSAGES/site.po`` (extracted from the templates with
+``pybabel extract -F babel.cfg``) and are compiled in memory at build time, so no ``.mo`` file
+is ever stale or checked in. Dates and language names come from babel's CLDR data, so each
+locale writes them its own way (``10 June 2022``, ``10 июня 2022 г.``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gettext
+import io
+from functools import lru_cache
+from pathlib import Path
+
+from babel import Locale
+from babel.dates import format_date
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+DOMAIN = "site"
+
+# English dates the way the issue writes them (10 June 2022): the en_GB pattern, not en_US.
+_CLDR_LOCALE = {"en": "en_GB"}
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog for ``lang`` (English is the source language: no catalog needed)."""
+    path = po_path(lang)
+    if lang == "en" or not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def date(iso: str, lang: str) -> str:
+    """An ISO date written as ``lang`` writes it in running text (CLDR "long" format)."""
+    try:
+        value = dt.date.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return iso or ""
+    return format_date(value, "long", locale=_CLDR_LOCALE.get(lang, lang))
+
+
+def number(value: int, lang: str) -> str:
+    return format_decimal(value, locale=_CLDR_LOCALE.get(lang, lang))
+
+
+@lru_cache(maxsize=None)
+def language_name(code: str, in_lang: str) -> str:
+    """The CLDR name of language ``code`` written in ``in_lang`` (``fr`` in ru: французский)."""
+    name = Locale.parse(in_lang).languages.get(code, code)
+    return name[:1].upper() + name[1:]
+
+
+def autonym(code: str) -> str:
+    """A language's own name (Deutsch, русский), for the language switcher."""
+    return language_name(code, code)

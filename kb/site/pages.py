@@ -1,0 +1,152 @@
+"""Rendering the pages of one interface language from :class:`kb.site.data.SiteData`.
+
+Every UI language has its own tree (``en/``, ``ru/``, ...) with the same page keys
+(``ruling/<slug>.html``, ...), so the language switcher links each page to its twin; the site
+root's ``index.html`` is the English home. Templates are jinja2 with autoescape on for every
+HTML template: texts from the corpus are always data.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from kb.languages import LANGUAGES, UI_LANGUAGES
+from kb.site import i18n
+from kb.site.data import SiteData, number_on
+from kb.site.paths import rel, root_of
+
+TEMPLATES = Path(__file__).resolve().parent.parent.parent / "site_templates"
+TITLE_CHARS = 90
+
+
+def environment(ui: str) -> Environment:
+    """A template environment speaking ``ui`` (gettext installed, autoescape on for HTML)."""
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
+                      extensions=["jinja2.ext.i18n"], undefined=StrictUndefined,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.install_gettext_translations(i18n.translations(ui), newstyle=True)
+    env.globals.update(
+        ui=ui, languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
+        language_name=lambda code: i18n.language_name(code, ui),
+        date=lambda iso: i18n.date(iso, ui), number=lambda n: i18n.number(n, ui),
+        number_on=number_on, excerpt=excerpt, step_text=lambda step: step_text(step, ui),
+        in_reader_lang=lambda group: next((m for m in group["members"] if m["lang"] == ui), None),
+    )
+    return env
+
+
+class Links:
+    """Relative links from one page (``page``: its path from the site root)."""
+
+    def __init__(self, page: str, ui: str, key: str):
+        self.page, self.ui, self.key = page, ui, key
+
+    def to(self, path: str) -> str:
+        return rel(self.page, path)
+
+    def _tree(self, key: str) -> str:
+        return self.to(f"{self.ui}/{key}")
+
+    def home(self):
+        return self._tree("index.html")
+
+    def lang(self, code):
+        return self._tree(f"lang/{code}.html")
+
+    def card(self, card):
+        return self._tree(f"card/{card['slug']}.html")
+
+    def group(self, group, member=None):
+        anchor = f"#{anchor_of(member)}" if member else ""
+        return self._tree(f"ruling/{group['slug']}.html") + anchor
+
+    def rule(self, rule):
+        return self._tree(f"rule/{rule['slug']}.html")
+
+    def rules(self):
+        return self._tree("rules.html")
+
+    def glossary(self):
+        return self._tree("glossary.html")
+
+    def consistency(self):
+        return self._tree("consistency.html")
+
+    def static(self, name):
+        return self.to(f"static/{name}")
+
+    def data(self):
+        return self.to("data/rulings.json")
+
+    def switch(self, ui):
+        """The same page in another interface language."""
+        return self.to(f"{ui}/{self.key}")
+
+
+def anchor_of(member: dict) -> str:
+    return f"{member['lang']}-{member['position']}-{member['line']}"
+
+
+def excerpt(text: str, limit: int = TITLE_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def step_text(step, ui: str) -> str:
+    """One step of an example run in the reader's language, as the examples stage writes it."""
+    try:
+        from kb.examples import describe  # written by the examples stage when it lands
+    except ImportError:
+        describe = None
+    if describe is not None:
+        return describe(step, ui)
+    if isinstance(step, dict):
+        for key in ("text", "message", "description", "event"):
+            if isinstance(step.get(key), str):
+                return step[key]
+        return json.dumps(step, ensure_ascii=False, sort_keys=True)
+    return str(step)
+
+
+def pages(site: SiteData) -> list[tuple[str, str, dict]]:
+    """(template, page key, context) for every page of one UI tree."""
+    out = [("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
+           ("glossary.html", "glossary.html", {}), ("consistency.html", "consistency.html", {})]
+    out += [("lang.html", f"lang/{code}.html", {"code": code}) for code in _present(site)]
+    out += [("card.html", f"card/{card['slug']}.html", {"card": card})
+            for card in site.cards.values()]
+    out += [("ruling.html", f"ruling/{group['slug']}.html", {"group": group})
+            for group in site.groups]
+    out += [("rule.html", f"rule/{rule['slug']}.html", {"rule": rule})
+            for rule in site.rules.values()]
+    return out
+
+
+def _present(site: SiteData) -> list[str]:
+    found = {r["lang"] for r in site.rulings}
+    return [code for code in LANGUAGES if code in found] + sorted(found - set(LANGUAGES))
+
+
+def render_tree(site: SiteData, ui: str, out: Path, counts: dict) -> int:
+    """Write the tree of UI language ``ui`` under ``out``; the English home also at the root."""
+    env = environment(ui)
+    common = {"site": site, "counts": counts, "present": _present(site)}
+    written = 0
+    for template, key, context in pages(site):
+        _write(env, template, f"{ui}/{key}", ui, key, {**common, **context}, out)
+        written += 1
+        if ui == "en" and key == "index.html":
+            _write(env, template, "index.html", ui, key, {**common, **context}, out)
+            written += 1
+    return written
+
+
+def _write(env, template, page, ui, key, context, out: Path) -> None:
+    links = Links(page, ui, key)
+    html = env.get_template(template).render(link=links, root=root_of(page), **context)
+    target = out / page
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(html, encoding="utf-8")

@@ -1,0 +1,152 @@
+"""The browser's search index: BM25 over the same analysis as the whoosh index, in shards.
+
+Terms come from :func:`kb.analysis.terms` (the per-language analysis whoosh uses), so the site
+and ``kb search`` rank the same way: each posting carries its precomputed BM25F weight
+(whoosh's formula and defaults, B=0.75, K1=1.2, idf = ln(N/(df+1)) + 1).
+
+The browser cannot run the Python analyzers, so the index maps every *surface form* seen in the
+corpus (lower-cased, NFC, split on non-letters exactly as ``search.js`` splits a query) to the
+terms the analyzer gives it. Forms are sorted and cut into shards of about
+:data:`SHARD_BYTES`; the manifest lists each shard's first form, and a query loads only the
+shards of its words, then the few document chunks of its top results. Each term keeps its
+:data:`MAX_POSTINGS` best documents only, so a shard never grows with the corpus and neither
+does the first query's download (only the manifest grows, by one short key per shard).
+
+Files are JavaScript (``kbSearch.shard(i, {...})``), not JSON: a page opened from ``file://``
+may load scripts but not fetch JSON.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from functools import lru_cache
+from pathlib import Path
+
+B, K1 = 0.75, 1.2
+SHARD_BYTES = 12_000
+MAX_POSTINGS = 100
+DOCS_PER_CHUNK = 16
+SNIPPET = 180
+_WORD = re.compile(r"[^\W_]+")
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+_BREVE = "\u0306"
+
+
+def forms(text: str) -> list[str]:
+    """Surface forms as the browser splits them (keep in step with ``tokens`` in search.js)."""
+    return _WORD.findall(unicodedata.normalize("NFC", text).lower())
+
+
+def key(form: str) -> str:
+    """The folded form the index is keyed by, so a reader may type without accents or umlauts
+    (keep in step with ``fold`` in search.js): umlauts spelled out, other marks dropped except
+    the breve, which makes й a letter of its own."""
+    spelled = form.translate(_UMLAUTS)
+    decomposed = unicodedata.normalize("NFD", spelled)
+    kept = "".join(ch for ch in decomposed
+                   if ch == _BREVE or unicodedata.category(ch) != "Mn")
+    return unicodedata.normalize("NFC", kept)
+
+
+def _analysis():
+    try:
+        return importlib.import_module("kb.analysis")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("kb.analysis",):
+            raise
+        return None
+
+
+def terms(text: str, lang: str) -> list[str]:
+    """The search analysis of ``text``; plain forms until :mod:`kb.analysis` exists."""
+    analysis = _analysis()
+    return analysis.terms(text, lang) if analysis else forms(text)
+
+
+@lru_cache(maxsize=200_000)
+def _form_terms(form: str, lang: str) -> tuple[str, ...]:
+    return tuple(terms(form, lang))
+
+
+def build(rulings: list[dict], url_of, out: Path) -> dict:
+    """Write the index for ``rulings`` under ``out`` (``search/``); return its figures.
+
+    ``url_of(ruling)`` gives a ruling's page path inside a UI language's tree.
+    """
+    docs = [r for r in rulings]
+    postings, form_map = _postings(docs)
+    out.mkdir(parents=True, exist_ok=True)
+    shards = _shards(form_map, postings)
+    (out / "t").mkdir()
+    for number, (_, body) in enumerate(shards):
+        _write_js(out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
+    (out / "d").mkdir()
+    for start in range(0, len(docs), DOCS_PER_CHUNK):
+        chunk = [_doc(r, url_of(r)) for r in docs[start:start + DOCS_PER_CHUNK]]
+        _write_js(out / "d" / f"{start // DOCS_PER_CHUNK}.js",
+                  f"kbSearch.docs({start // DOCS_PER_CHUNK},", chunk)
+    manifest = {"version": 1, "docs": len(docs), "docsPerChunk": DOCS_PER_CHUNK,
+                "shards": [first for first, _ in shards]}
+    _write_js(out / "manifest.js", "kbSearch.manifest(", manifest)
+    return {"docs": len(docs), "forms": len(form_map), "shards": len(shards)}
+
+
+def _postings(docs: list[dict]):
+    """term -> [(doc, weight)] best first (capped), and form -> sorted term keys."""
+    counts, lengths = [], []
+    form_map: dict[str, set[str]] = defaultdict(set)
+    for doc in docs:
+        text = f"{doc['card']}\n{doc['text']}"
+        analysed = terms(text, doc["lang"])
+        counts.append(Counter(f"{doc['lang']}:{t}" for t in analysed))
+        lengths.append(len(analysed))
+        for form in set(forms(text)):
+            form_map[key(form)].update(f"{doc['lang']}:{t}" for t in _form_terms(form, doc["lang"]))
+    average = (sum(lengths) / len(lengths)) if lengths else 1.0
+    df = Counter(term for tf in counts for term in tf)
+    n = len(docs)
+    postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    for number, tf in enumerate(counts):
+        for term, freq in tf.items():
+            idf = math.log(n / (df[term] + 1)) + 1
+            weight = idf * (freq * (K1 + 1)) / (freq + K1 * ((1 - B) + B * lengths[number] / average))
+            postings[term].append((number, weight))
+    for term, entries in postings.items():
+        entries.sort(key=lambda e: (-e[1], e[0]))
+        del entries[MAX_POSTINGS:]
+    return postings, {form: sorted(keys) for form, keys in form_map.items() if keys}
+
+
+def _shards(form_map: dict[str, list[str]], postings: dict) -> list[tuple[str, dict]]:
+    """Cut the sorted forms into shards of about SHARD_BYTES, each with its terms' postings."""
+    shards, current, size = [], None, 0
+    for form in sorted(form_map):
+        if current is None or size >= SHARD_BYTES:
+            current = (form, {"f": {}, "p": {}})
+            shards.append(current)
+            size = 0
+        body = current[1]
+        body["f"][form] = form_map[form]
+        size += len(form.encode()) + sum(len(k) for k in form_map[form]) + 8
+        for term in form_map[form]:
+            if term not in body["p"] and term in postings:
+                flat = [v for doc, w in postings[term] for v in (doc, round(w, 4))]
+                body["p"][term] = flat
+                size += len(term) + 12 * len(postings[term])
+    return shards
+
+
+def _doc(ruling: dict, url: str) -> list:
+    text = " ".join(ruling["text"].split())
+    snippet = text if len(text) <= SNIPPET else text[:SNIPPET].rsplit(" ", 1)[0] + "…"
+    return [url, ruling["lang"], ruling["card"], snippet]
+
+
+def _write_js(path: Path, prefix: str, data) -> None:
+    body = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    path.write_text(f"{prefix}{body});\n", encoding="utf-8")
