@@ -66,6 +66,32 @@ def build(corpus, out, lang):
                err=True)
 
 
+@cli.command()
+@click.argument("query")
+@DB_OPTION
+@click.option("--lang", type=click.Choice(["ru", "it", "fr", "de", "es"]),
+              help="Show each result in this language (one hit per group).")
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def search(query, db_path, lang, limit, fmt):
+    """Find rulings: words in any language, "phrases", and filters.
+
+    Filters: lang:fr  card:"Chasseur vengeur"  rule:726.3  date>=2022-01-01  -word.
+    Words may be inflected, unaccented or misspelt. The index is read from index/ next to
+    --db. JSON output is a list of hits, best first: group, lang, card, text, score, ...
+    """
+    from kb.search import index_dir_for, render_text, search as run_search
+
+    hits = run_search(index_dir_for(db_path), query, lang=lang, limit=limit)
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2))
+    else:
+        click.echo(render_text(hits))
+
+
 @cli.group()
 def export():
     """Export the store to standard output (json; tmx and tbx for CAT tools)."""

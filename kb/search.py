@@ -324,3 +324,18 @@ def _glossary():
     except ImportError:  # the alignment's glossary is not there: no expansion
         return None
     return glossary.load()
+
+
+def render_text(hits: list[Hit]) -> str:
+    """Hits as text for a terminal: a heading line per hit, then its text indented."""
+    if not hits:
+        return "no rulings found"
+    import textwrap
+
+    blocks = []
+    for rank, hit in enumerate(hits, 1):
+        rules = f"  rules {', '.join(hit.rules)}" if hit.rules else ""
+        head = f"{rank}. [{hit.lang}] {hit.card} · {hit.date}{rules}  (score {hit.score:.2f})"
+        body = textwrap.fill(hit.text, width=96, initial_indent="   ", subsequent_indent="   ")
+        blocks.append(f"{head}\n{body}")
+    return "\n\n".join(blocks)
