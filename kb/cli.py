@@ -106,5 +106,24 @@ def export_json(db_path):
     click.echo(exporter.to_json(store.open_existing(db_path)), nl=False)
 
 
+@cli.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_build"),
+              show_default=True, help="The build folder whose site/ to serve.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port on 127.0.0.1 (0 picks a free one).")
+def serve(out, port):
+    """Preview the built site at http://127.0.0.1:PORT/ (Ctrl-C stops)."""
+    from kb.site.serve import server
+
+    httpd = server(out, port)
+    click.echo(f"serving {out / 'site'} at http://127.0.0.1:{httpd.server_address[1]}/", err=True)
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+
+
 def main():
     cli(prog_name="kb")
