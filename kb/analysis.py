@@ -32,12 +32,12 @@ from whoosh.analysis import Token as WhooshToken
 METHODS = ("snowball", "lemma")
 DEFAULT_METHOD = "snowball"
 
-_WORD = re.compile(r"\w+")
+WORD = re.compile(r"\w+")
 _BREVE = "\u0306"  # keeps й apart from и
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
-# Elided forms that \w+ leaves behind (lorsqu’il, dell’iniziativa) and whoosh's lists miss.
+# Elided forms that \w+ leaves behind (lorsqu’il, dell’iniziativa) and words whoosh's lists miss.
 _EXTRA_STOPS = {
-    "fr": {"lorsqu", "jusqu", "puisqu", "quoiqu", "presqu"},
+    "fr": {"lorsqu", "jusqu", "puisqu", "quoiqu", "presqu", "les", "cet", "cette"},
     "it": {"dall", "quell", "quest", "coll", "tutt"},
 }
 # German compounds: parts shorter than these are not split off (avoids "ab" + "schnitt").
@@ -56,7 +56,7 @@ class Token(NamedTuple):
 
 def words(text: str) -> Iterator[re.Match]:
     """The words of ``text`` as regex matches (so callers keep character offsets)."""
-    return _WORD.finditer(text)
+    return WORD.finditer(text)
 
 
 @lru_cache(maxsize=500_000)

@@ -15,6 +15,7 @@ in English or any ruling language, add that concept's terms in every language.
 
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 from dataclasses import asdict, dataclass, field
@@ -182,29 +183,35 @@ def compile_query(query: Query, searcher):
     reader = searcher.reader()
     method = searcher.schema[f"text_{LANGUAGES[0]}"].analyzer.method
     langs = query.langs or LANGUAGES
-    wanted, meaningful = [], False
+    wanted = []
     for word in query.words:
         per_lang = {lang: analysis.terms(word, lang, method, split=False) for lang in langs}
-        meaningful |= any(per_lang.values())
         sub = _word_query(word, per_lang, reader)
         if sub is not None:
             wanted.append(sub)
     wanted += _glossary_queries(query, langs, method)
     required = [_phrase_query(p, langs, method) for p in query.phrases] + _filters(query)
-    if not (meaningful or required):
-        raise QueryError("only very common words (" + " ".join(query.words[:5]) +
-                         "): add a word that says what the ruling is about")
-    if not wanted and query.words and not required:
+    if not (wanted or required):
+        _explain_nothing(query.words, langs)
         return None
     words = Q.Or(wanted) if wanted else None
     if required and words is not None:
         compiled = Q.AndMaybe(Q.And(required), words)
     else:
         compiled = Q.And(required) if required else words
-    if compiled is None:
-        return None
     excluded = [q for w in query.excluded if (q := _exact(w, langs, reader, method)) is not None]
     return Q.AndNot(compiled, Q.Or(excluded)) if excluded else compiled
+
+
+def _explain_nothing(words, langs) -> None:
+    """Raise QueryError when the words could never match (no letters, only stop words)."""
+    if not any(re.search(r"[^\W_]", w) for w in words):
+        raise QueryError("nothing to search for: type some words, a \"phrase\" "
+                         "or a filter such as lang:fr")
+    if all(any(analysis.fold(w, lang) in analysis.stopwords(lang) for lang in langs)
+           for w in words):
+        raise QueryError("only very common words (" + " ".join(words[:5]) +
+                         "): add a word that says what the ruling is about")
 
 
 def _in_lang(lang: str, terms: list[str], boost: float = 1.0):
