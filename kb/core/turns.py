@@ -92,6 +92,8 @@ def life(game: "Game", player: str) -> int:
 
 def change_life(game: "Game", player: str, delta: int) -> None:
     """Life is gained or lost by one player and, in Two-Headed Giant, applied to the team (810.9)."""
+    if delta == 0:
+        return
     team = team_of(game, player)
     if team is not None:
         game.team_life[team] += delta

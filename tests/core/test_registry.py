@@ -87,3 +87,11 @@ def test_unknown_numbers_are_clear_errors():
 def test_registry_order_groups_the_initiative_first():
     assert list(RULES)[:5] == ["726.1", "726.2", "726.3", "726.4", "726.5"]
     assert registry.TRACKED_SINCE == "2021-07-23"
+
+
+def test_the_judges_page_lists_every_rule_and_its_code():
+    from pathlib import Path
+    page = (Path(__file__).resolve().parents[2] / "docs" / "core.md").read_text(encoding="utf-8")
+    for rule in RULES.values():
+        assert f"| {rule.number} |" in page, rule.number
+        assert f"`{rule.carried_by.removeprefix('kb.core.')}`" in page, rule.carried_by
