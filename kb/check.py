@@ -1,0 +1,212 @@
+"""Translator checks: run every check family over the aligned store and report findings.
+
+Library first: :func:`run_checks` returns a :class:`Report` (findings, accepted findings,
+stale suppressions); :func:`findings` gives what the build stored for the site;
+:func:`format_text` and :func:`format_json` are what ``kb check`` prints; :func:`build_stage`
+is the pipeline's "check" stage, which stores the findings in the ``findings`` table and never
+fails the build because of them.
+
+Severity policy (README, "Translator checks"): **error** when the text does not say what the
+others say or is not in its language (English phrases, digits that differ, a text copied
+untranslated); **warning** when a person should look (missing sentence or concept, terminology,
+names, number words, punctuation against the locale); **info** for typography that is not wrong
+as such (breaking spaces in French, alternative glossary terms).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlite_utils
+
+from kb import store
+from kb.checks import CHECKS, FAMILIES, suppressions as suppress
+from kb.checks.model import SEVERITIES, Corpus, Finding, Group, Member
+
+TABLE = "findings"
+COLUMNS = ("check", "severity", "lang", "group", "card", "message", "excerpt", "start", "end")
+
+
+@dataclass
+class Report:
+    findings: list[Finding] = field(default_factory=list)
+    accepted: list[tuple[Finding, suppress.Suppression]] = field(default_factory=list)
+
+    @property
+    def exit_status(self) -> int:
+        """1 when any finding that was not accepted is an error, else 0."""
+        return int(any(f.severity == "error" for f in self.findings))
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
+
+
+def run_checks(db: sqlite_utils.Database, accepted: list[suppress.Suppression] = ()) -> Report:
+    """Check every aligned ruling in the store; ``accepted`` are suppressions to apply."""
+    return check_corpus(load_corpus(db), accepted)
+
+
+def check_corpus(corpus: Corpus, accepted: list[suppress.Suppression] = ()) -> Report:
+    found = _dedupe([f for family in FAMILIES for f in family.check(corpus)])
+    report = Report()
+    used: set[int] = set()
+    for finding in sorted(found, key=lambda f: f.key):
+        rule = next((i for i, s in enumerate(accepted) if s.accepts(finding)), None)
+        if rule is None:
+            report.findings.append(finding)
+        else:
+            used.add(rule)
+            report.accepted.append((finding, accepted[rule]))
+    report.findings += [Finding("stale-suppression", "info", s.lang or "", s.group or "",
+                                s.card or "", f"{s.where} accepts no finding of "
+                                f"{s.check!r}; remove it") for i, s in enumerate(accepted)
+                        if i not in used]
+    return report
+
+
+def _dedupe(found: list[Finding]) -> list[Finding]:
+    """One finding per span: an English phrase reported as a fragment is not reported again as
+    an English term, nor an English glossary term again as an unknown English name."""
+    kept = list(dict.fromkeys(found))
+    for wider, narrower in (("untranslated-fragment", "english-term"),
+                            ("untranslated-fragment", "untranslated-name"),
+                            ("english-term", "untranslated-name")):
+        spans = [(f.ruling, f.start, f.end) for f in kept if f.check == wider]
+        kept = [f for f in kept if f.check != narrower or not any(
+            r == f.ruling and s < f.end and f.start < e for r, s, e in spans)]
+    return kept
+
+
+def load_corpus(db: sqlite_utils.Database) -> Corpus:
+    """The store's rulings as groups (alignment's when available) and the glossary."""
+    return Corpus(groups=_groups(db), glossary=_glossary())
+
+
+def _groups(db) -> list[Group]:
+    try:
+        from kb import align
+    except ImportError:  # alignment not available: each ruling stands alone
+        align = None
+    if align is not None and "groups" in db.table_names():
+        return [Group(str(g["id"]), [_member(row, str(g["id"])) for row in g["members"]])
+                for g in align.groups(db)]
+    return [Group(row["id"], [_member(row, row["id"])], aligned=False)
+            for row in store.rulings(db)]
+
+
+def _member(row: dict, group: str) -> Member:
+    source = f"{row['source']}:{row['line']}" if row.get("line") else str(row.get("source", ""))
+    return Member(str(row["id"]), row["lang"], row.get("card") or "", row["text"], group, source)
+
+
+def _glossary():
+    try:
+        from kb import glossary
+    except ImportError:
+        return None
+    return glossary.load()
+
+
+# -- the build stage and the stored findings ------------------------------------------------
+
+def build_stage(ctx) -> None:
+    """Pipeline stage "check": store every finding (accepted ones marked); never fails on them."""
+    files = suppress.discover(ctx.corpus)
+    accepted = [s for path in files for s in suppress.load(path)]
+    report = run_checks(ctx.db, accepted)
+    store_report(ctx.db, report)
+    ctx.extra["findings"] = report
+
+
+def store_report(db: sqlite_utils.Database, report: Report) -> None:
+    rows = [_row(f, None) for f in report.findings]
+    rows += [_row(f, s.reason) for f, s in report.accepted]
+    with db.conn:
+        if TABLE in db.table_names():
+            db[TABLE].drop()
+        db[TABLE].create({"id": str, **{c: str for c in COLUMNS}, "start": int, "end": int,
+                          "ruling": str, "source": str, "accepted": str}, pk="id")
+        db[TABLE].insert_all(rows)
+        db[TABLE].create_index(["group"])
+        db[TABLE].create_index(["ruling"])
+
+
+def _row(finding: Finding, reason: str | None) -> dict:
+    row = finding.to_dict()
+    key = json.dumps([row[k] for k in ("check", "ruling", "group", "lang", "start", "end",
+                                       "message")], ensure_ascii=False)
+    return {"id": hashlib.sha1(key.encode()).hexdigest()[:16], **row, "accepted": reason}
+
+
+def findings(db: sqlite_utils.Database, accepted: bool = False) -> list[dict]:
+    """Findings as the build stored them (run the checks now if this store has none).
+
+    Each is a dict with the JSON keys of ``kb check`` plus ``ruling``, ``source`` and
+    ``accepted`` (the suppression's reason, or None). Accepted findings are left out unless
+    ``accepted`` is true.
+    """
+    if TABLE not in db.table_names():
+        return [dict(f.to_dict(), accepted=None) for f in run_checks(db).findings]
+    rows = [{k: v for k, v in row.items() if k != "id"} for row in db[TABLE].rows]
+    rows = [r for r in rows if accepted or r["accepted"] is None]
+    return sorted(rows, key=lambda r: (r["group"], r["lang"], r["card"], r["ruling"],
+                                       r["start"], r["end"], r["check"], r["message"]))
+
+
+# -- output ----------------------------------------------------------------------------------
+
+def format_json(report: Report) -> str:
+    data = {"findings": [_public(f) for f in report.findings],
+            "accepted": [dict(_public(f), reason=s.reason) for f, s in report.accepted]}
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def _public(finding: Finding) -> dict:
+    return finding.to_dict()
+
+
+def format_text(report: Report, color: bool = False) -> str:
+    """Findings grouped by ruling, one line each, then a summary line."""
+    import click
+
+    lines: list[str] = []
+    heading = None
+    for f in report.findings:
+        head = _heading(f)
+        if head != heading:
+            lines += ([""] if lines else []) + [click.style(head, bold=True) if color else head]
+            heading = head
+        severity = f"{f.severity:<7}"
+        if color:
+            severity = click.style(severity, fg={"error": "red", "warning": "yellow"}.get(
+                f.severity, "cyan"))
+        where = f" [{f.start}:{f.end}]" if f.excerpt else ""
+        # Whole-ruling findings carry the whole text as excerpt: too long for a terminal.
+        excerpt = f"  «{f.excerpt}»" if f.excerpt and len(f.excerpt) <= 80 else ""
+        lines.append(f"  {severity} {f.check:<21} {f.message}{excerpt}{where}")
+    counts = report.counts()
+    summary = (f"{counts['error']} error(s), {counts['warning']} warning(s), "
+               f"{counts['info']} info")
+    if report.accepted:
+        summary += f"; {len(report.accepted)} accepted by suppressions"
+    lines += ([""] if lines else []) + [summary]
+    return "\n".join(lines) + "\n"
+
+
+def _heading(f: Finding) -> str:
+    if f.ruling:
+        return f"{f.source or f.ruling}  {f.lang}  {f.card}  (group {f.group})"
+    if f.group:
+        return f"group {f.group}"
+    return "suppressions"
+
+
+def suppressions_for_store(db: sqlite_utils.Database) -> list[Path]:
+    """Suppressions files next to the sources this store was built from, if they still exist."""
+    if "sources" not in db.table_names():
+        return []
+    paths = [Path(row["path"]) for row in db["sources"].rows]
+    return suppress.discover([p for p in paths if p.exists()])

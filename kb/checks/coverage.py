@@ -1,0 +1,60 @@
+"""Coverage: a ruling missing a language, and the same text appearing twice.
+
+- ``missing-translation`` (warning): an aligned group that lacks one of the corpus's languages.
+  Only run when alignment is available (without it every ruling would look untranslated).
+- ``duplicate-text``: the same text twice for one card in one language (warning: a ruling
+  entered twice), or the same text in two languages of one group (error: a text copied, not
+  translated). The same ruling on several cards of one language is normal and not reported.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.checks.model import Corpus, Finding
+
+CHECKS = {
+    "missing-translation": "an aligned ruling that lacks a language of the corpus",
+    "duplicate-text": "a text entered twice, or copied into another language untranslated",
+}
+
+_SPACE = re.compile(r"\s+")
+
+
+def check(corpus: Corpus):
+    languages = corpus.languages
+    for group in corpus.groups:
+        if group.aligned:
+            have = {m.lang for m in group.members}
+            for lang in languages:
+                if lang not in have:
+                    yield Finding("missing-translation", "warning", lang, group.id, "",
+                                  f"no {lang} translation of this ruling (it exists in "
+                                  f"{', '.join(sorted(have))})")
+        yield from _copied(group)
+    yield from _twice(corpus)
+
+
+def _normal(text: str) -> str:
+    return _SPACE.sub(" ", text).strip().casefold()
+
+
+def _copied(group):
+    first: dict[str, object] = {}
+    for member in group.members:
+        key = _normal(member.text)
+        other = first.setdefault(key, member)
+        if other is not member and other.lang != member.lang:
+            yield member.finding("duplicate-text", "error",
+                                 f"the same text as the {other.lang} translation: copied, "
+                                 f"not translated?")
+
+
+def _twice(corpus: Corpus):
+    seen: dict[tuple, object] = {}
+    for member in corpus.members:
+        key = (member.lang, member.card, _normal(member.text))
+        other = seen.setdefault(key, member)
+        if other is not member:
+            yield member.finding("duplicate-text", "warning",
+                                 f"the same text appears twice for this card (also {other.source})")

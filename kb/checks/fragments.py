@@ -1,0 +1,142 @@
+"""Untranslated fragments: English words or phrases left in a translation.
+
+Each word is weighed with wordfreq: a word is *English* when it is common in English
+(Zipf >= 3) and clearly more common there than in the text's language (by >= 1 Zipf, i.e. ten
+times); it *bridges* a run when it is about as common in both ("in", "a", "no"); else it is
+*local*. A run of words separated only by spaces, holding two English words or more, is a
+fragment. Spans a translation is meant to keep in English are not fragments: glossary names
+marked ``keep_english`` (Undercity, Secret Entrance), any term of the text's own language, and a
+span that most other translations of the same ruling also contain verbatim (a name kept
+everywhere, glossary or not). Latin-script words in a Cyrillic text are foreign by script.
+
+Severity: a phrase is an error (it is not in the reader's language); a run of capitalised words
+only is a warning ``untranslated-name`` (a name: the glossary should say whether it stays
+English); a single very common English word is a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from kb.checks.model import Corpus, Finding, Member
+
+CHECKS = {
+    "untranslated-fragment": "English words or phrases left in a translation",
+    "untranslated-name": "an English name (capitalised words) that the glossary does not list",
+}
+
+ENGLISH, BRIDGE, LOCAL = "english", "bridge", "local"
+_GAP = re.compile(r"[ \u00a0]+")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_LANGUAGE = {"ru": "Russian", "it": "Italian", "fr": "French", "de": "German", "es": "Spanish"}
+
+
+@lru_cache(maxsize=200_000)
+def zipf(word: str, lang: str) -> float:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, lang)
+
+
+@lru_cache(maxsize=200_000)
+def classify(word: str, lang: str) -> str:
+    """English, bridge or local, for a word in a text of ``lang``.
+
+    >>> classify("room", "it"), classify("in", "it"), classify("stanza", "it")
+    ('english', 'bridge', 'local')
+    """
+    lower = word.lower()
+    if lang == "ru" and not _CYRILLIC.search(word):
+        return ENGLISH
+    english = zipf(lower, "en")
+    if english < 3.0 or len(lower) < 2:
+        return LOCAL
+    local = zipf(lower, lang)
+    if english - local >= 1.0:
+        return ENGLISH
+    return BRIDGE if english - local > -1.0 else LOCAL
+
+
+def check(corpus: Corpus):
+    for group in corpus.groups:
+        for member in group.members:
+            if member.lang != "en":
+                yield from _fragments(corpus, group.others(member), member)
+
+
+def _fragments(corpus: Corpus, others: list[Member], member: Member):
+    kept = _kept_spans(corpus, member)
+    for run in _runs(member, kept):
+        start, end = run[0].start(), run[-1].end()
+        excerpt = member.text[start:end]
+        english = [w for w in run if classify(w.group(0), member.lang) == ENGLISH]
+        if _shared(excerpt, others):
+            continue
+        finding = _finding(member, run, english, start, end)
+        if finding is not None:
+            yield finding
+
+
+def _finding(member: Member, run, english, start: int, end: int) -> Finding | None:
+    language = _LANGUAGE.get(member.lang, member.lang)
+    excerpt = member.text[start:end]
+    if len(run) >= 2 and all(w.group(0)[0].isupper() for w in run):
+        return member.finding(
+            "untranslated-name", "warning",
+            f"English name “{excerpt}” in the {language} text, not in the glossary: translate "
+            f"it or list it as kept in English", start, end)
+    if len(english) >= 2:
+        return member.finding(
+            "untranslated-fragment", "error",
+            f"English phrase “{excerpt}” left in the {language} text", start, end)
+    word = english[0].group(0).lower()
+    if zipf(word, "en") >= 4.0 and zipf(word, "en") - zipf(word, member.lang) >= 2.0:
+        return member.finding(
+            "untranslated-fragment", "warning",
+            f"English word “{excerpt}” in the {language} text", start, end)
+    return None
+
+
+def _kept_spans(corpus: Corpus, member: Member) -> list[tuple[int, int]]:
+    """Spans meant to be as they are: the language's own terms and names kept in English."""
+    spans = []
+    for match in corpus.matches(member):
+        own = match.lang in ("", member.lang)
+        if own or corpus.concept(match.concept).keep_english:
+            spans.append((match.start, match.end))
+    return spans
+
+
+def _runs(member: Member, kept: list[tuple[int, int]]):
+    """Maximal runs of English and bridging words, trimmed of bridging words at both ends."""
+    run: list[re.Match] = []
+    for word in member.words + [None]:
+        kind = LOCAL if word is None or _inside(word, kept) else classify(word.group(0),
+                                                                             member.lang)
+        joined = run and word is not None and _GAP.fullmatch(
+            member.text[run[-1].end():word.start()])
+        if kind != LOCAL and (not run or joined):
+            run.append(word)
+            continue
+        trimmed = _trim(run, member.lang)
+        if trimmed:
+            yield trimmed
+        run = [word] if kind != LOCAL else []
+
+
+def _trim(run: list[re.Match], lang: str) -> list[re.Match]:
+    english = [i for i, w in enumerate(run) if classify(w.group(0), lang) == ENGLISH]
+    return run[english[0]:english[-1] + 1] if english else []
+
+
+def _inside(word: re.Match, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= word.start() and word.end() <= end for start, end in spans)
+
+
+def _shared(excerpt: str, others: list[Member]) -> bool:
+    """Most other translations hold the same span: a name kept on purpose everywhere."""
+    if not others:
+        return False
+    holding = sum(excerpt in other.text for other in others)
+    return holding * 2 >= len(others)

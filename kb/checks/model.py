@@ -1,0 +1,119 @@
+"""What the translator checks work on and what they return.
+
+A check is a function ``check(corpus) -> Iterable[Finding]``. :class:`Corpus` holds the aligned
+groups (each a ruling in every language it exists in) and the glossary, and caches what several
+checks need (glossary matches per text, word tokens), so each text is analysed once per run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+
+SEVERITIES = ("error", "warning", "info")
+
+# A word: letters, with inner hyphens ("Two-Headed"); apostrophes end words ("l’initiative").
+WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One departure of a translation, located by character offsets in the ruling's text.
+
+    ``excerpt == text[start:end]`` of the ruling ``ruling``; a finding about a whole group
+    (a missing language) has no ruling, no card and an empty excerpt.
+    """
+
+    check: str
+    severity: str
+    lang: str
+    group: str
+    card: str
+    message: str
+    excerpt: str = ""
+    start: int = 0
+    end: int = 0
+    ruling: str = ""
+    source: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @property
+    def key(self) -> tuple:
+        """Sort key: by ruling (group, language, card), then place in the text."""
+        return (self.group, self.lang, self.card, self.ruling, self.start, self.end,
+                self.check, self.message)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One ruling text inside a group."""
+
+    id: str
+    lang: str
+    card: str
+    text: str
+    group: str
+    source: str = ""  # path:line
+
+    def finding(self, check: str, severity: str, message: str, start: int = 0,
+                end: int | None = None) -> Finding:
+        end = len(self.text) if end is None else end
+        return Finding(check, severity, self.lang, self.group, self.card, message,
+                       self.text[start:end], start, end, self.id, self.source)
+
+    @cached_property
+    def words(self) -> list[re.Match]:
+        return list(WORD.finditer(self.text))
+
+
+@dataclass
+class Group:
+    id: str
+    members: list[Member]
+    aligned: bool = True  # False: a stand-in group of one ruling (no alignment available)
+
+    def others(self, member: Member) -> list[Member]:
+        """The translations of ``member``: one per other language (a ruling shared by several
+        cards has one text per card, and counting each would outvote the other languages)."""
+        first: dict[str, Member] = {}
+        for m in self.members:
+            if m.lang != member.lang:
+                first.setdefault(m.lang, m)
+        return list(first.values())
+
+
+@dataclass
+class Corpus:
+    groups: list[Group]
+    glossary: object | None = None  # kb.glossary.Glossary when available
+    _matches: dict = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def members(self) -> list[Member]:
+        return [m for g in self.groups for m in g.members]
+
+    @cached_property
+    def languages(self) -> list[str]:
+        """The languages the corpus has, in first-seen order."""
+        return list(dict.fromkeys(m.lang for m in self.members))
+
+    def matches(self, member: Member) -> list:
+        """Glossary matches in the member's text, its own language's terms and English ones."""
+        if self.glossary is None:
+            return []
+        if member.id not in self._matches:
+            also = ("en",) if member.lang != "en" else ()
+            self._matches[member.id] = self.glossary.find(member.text, member.lang, also)
+        return self._matches[member.id]
+
+    def concept(self, concept_id: str):
+        return self.glossary.get(concept_id)
+
+
+def majority(count: int, total: int) -> bool:
+    """Whether ``count`` of ``total`` other translations is enough to call it their consensus:
+    all of them, or all but one when there are at least three."""
+    return total >= 2 and (count == total or (total >= 3 and count >= total - 1))

@@ -1,0 +1,108 @@
+"""Accepted findings: ``suppressions.toml`` in the corpus folder.
+
+Each ``[[accept]]`` entry names a check and a reason, and narrows which findings it accepts
+with any of ``lang``, ``card``, ``group`` and ``excerpt`` (a substring of the finding's
+excerpt)::
+
+    [[accept]]
+    check = "quote-style"
+    lang = "es"
+    reason = "Our Spanish style guide uses “ ” like the official rulings."
+
+An accepted finding still shows (as accepted) on the site, but does not count for
+``kb check``'s exit status. An entry that accepts nothing is reported as ``stale-suppression``
+(info), so the file does not collect dead entries. A bad file is a one-line error naming it.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.errors import KbError, Problem
+
+FILE_NAME = "suppressions.toml"
+FIELDS = ("check", "lang", "card", "group", "excerpt")
+
+
+@dataclass(frozen=True)
+class Suppression:
+    check: str
+    reason: str
+    lang: str | None = None
+    card: str | None = None
+    group: str | None = None
+    excerpt: str | None = None
+    where: str = ""  # path and entry number, for messages
+
+    def accepts(self, finding) -> bool:
+        if finding.check != self.check:
+            return False
+        if any(getattr(self, key) is not None and getattr(self, key) != getattr(finding, key)
+               for key in ("lang", "card", "group")):
+            return False
+        return self.excerpt is None or self.excerpt in finding.excerpt
+
+
+def load(path: str | Path) -> list[Suppression]:
+    """The entries of one suppressions file; KbError names the file, line or entry at fault."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise KbError([Problem(str(path), 0, "not UTF-8 text")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise KbError([Problem(str(path), int(line.group(1)) if line else 0,
+                               f"not valid TOML: {exc}")]) from None
+    extra = set(data) - {"accept"}
+    if extra:
+        raise KbError([Problem(str(path), 0, f"unknown table {sorted(extra)[0]!r} "
+                                             f"(only [[accept]] entries)")])
+    entries = data.get("accept", [])
+    if not isinstance(entries, list):
+        raise KbError([Problem(str(path), 0, "accept must be an array of tables: [[accept]]")])
+    return [_entry(path, number, raw) for number, raw in enumerate(entries, start=1)]
+
+
+def _entry(path: Path, number: int, raw) -> Suppression:
+    where = f"{path} [[accept]] #{number}"
+    problem = _problem(raw)
+    if problem:
+        raise KbError([Problem(str(path), 0, f"[[accept]] #{number}: {problem}")])
+    return Suppression(where=where, **{k: raw.get(k) for k in FIELDS + ("reason",)})
+
+
+def _problem(raw) -> str | None:
+    from kb.checks import CHECKS
+
+    if not isinstance(raw, dict):
+        return "not a table"
+    unknown = sorted(set(raw) - set(FIELDS) - {"reason"})
+    if unknown:
+        return f"unknown key {unknown[0]!r} (use {', '.join(FIELDS)}, reason)"
+    if not all(isinstance(v, str) for v in raw.values()):
+        return "every value must be a string"
+    if raw.get("check") not in CHECKS:
+        return f"unknown check {raw.get('check')!r}"
+    if not (raw.get("reason") or "").strip():
+        return "a reason is required"
+    return None
+
+
+def discover(paths) -> list[Path]:
+    """Suppressions files next to the given corpus files, or in a folder above them."""
+    folders: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        folder = path if path.is_dir() else path.parent
+        folders.append(folder.resolve())
+    found = []
+    for folder in dict.fromkeys(folders):
+        for candidate in (folder, *folder.parents)[:2]:
+            if (candidate / FILE_NAME).is_file():
+                found.append(candidate / FILE_NAME)
+                break
+    return list(dict.fromkeys(found))
