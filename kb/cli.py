@@ -106,6 +106,55 @@ def export_json(db_path):
     click.echo(exporter.to_json(store.open_existing(db_path)), nl=False)
 
 
+@export.command("tmx")
+@DB_OPTION
+def export_tmx(db_path):
+    """The aligned rulings as TMX 1.4b: one <tu> per group, one <tuv> per language."""
+    from kb import exchange, store
+
+    click.echo(exchange.to_tmx(store.open_existing(db_path)), nl=False)
+
+
+@export.command("tbx")
+@DB_OPTION
+def export_tbx(db_path):
+    """The glossary as TBX: one <termEntry> per concept, one <langSet> per language.
+
+    The glossary ships with the package, so --db is accepted for symmetry but not read.
+    """
+    from kb import exchange
+
+    click.echo(exchange.to_tbx(), nl=False)
+
+
+@cli.command()
+@DB_OPTION
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--suppressions", "suppressions_path", multiple=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Accepted findings (default: suppressions.toml next to the corpus files "
+                   "the store was built from).")
+def check(db_path, fmt, suppressions_path):
+    """Translator checks on the aligned rulings; exit 1 when any finding is an error.
+
+    Text output groups findings by ruling; JSON is {"findings": [{check, severity, lang,
+    group, card, message, excerpt, start, end, ...}], "accepted": [...]}. Findings accepted in
+    a suppressions file do not count for the exit status.
+    """
+    from kb import check as checks, store
+    from kb.checks import suppressions
+
+    db = store.open_existing(db_path)
+    files = list(suppressions_path) or checks.suppressions_for_store(db)
+    report = checks.run_checks(db, [s for path in files for s in suppressions.load(path)])
+    if fmt == "json":
+        click.echo(checks.format_json(report), nl=False)
+    else:
+        click.echo(checks.format_text(report, color=sys.stdout.isatty()), nl=False)
+    sys.exit(report.exit_status)
+
+
 @cli.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_build"),
               show_default=True, help="The build folder whose site/ to serve.")
