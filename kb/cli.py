@@ -174,5 +174,44 @@ def serve(out, port):
         httpd.server_close()
 
 
+@cli.command()
+@click.argument("numbers", nargs=-1)
+@click.option("--on", "on_date", metavar="YYYY-MM-DD",
+              help="Also show each rule's number in the Comprehensive Rules in force on that date.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules(numbers, on_date, fmt):
+    """List the rules the executable core carries out.
+
+    Each rule: its current Comprehensive Rules number, the number on --on DATE (numbers moved
+    between editions, e.g. 726.3 was 721.3 in June 2022), a summary in our own words, and the
+    code that carries it out. NUMBERS limits the list (e.g. `kb rules 726.4 701.49d`).
+    """
+    import json
+
+    from kb.core import registry
+
+    try:
+        selected = [registry.get(n) for n in numbers] if numbers else list(registry.RULES.values())
+        rows = [_rule_row(rule, on_date) for rule in selected]
+    except (KeyError, LookupError) as exc:
+        raise KbError(str(exc.args[0] if exc.args else exc)) from None
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    for row in rows:
+        then = f" (was {row['number_on_date']} on {on_date})" if on_date else ""
+        click.echo(f"{row['number']:<9}{then} {row['title']}: {row['summary']}  [{row['carried_by']}]")
+
+
+def _rule_row(rule, on_date: str | None) -> dict:
+    from kb.core import registry
+
+    row = {"number": rule.number, "title": rule.title, "summary": rule.summary,
+           "carried_by": rule.carried_by, "history": [list(pair) for pair in rule.history]}
+    if on_date:
+        row["number_on_date"] = registry.number_on(rule.number, on_date)
+    return row
+
+
 def main():
     cli(prog_name="kb")

@@ -102,3 +102,14 @@ def test_stated_language(tmp_path):
 def test_help_explains(command, tmp_path):
     out = kb(*command, cwd=tmp_path).stdout
     assert "Usage:" in out and len(out.splitlines()) > 4
+
+
+def test_rules_lists_the_registry_with_numbers_of_a_date(tmp_path):
+    from kb.core import registry
+
+    rows = json.loads(kb("rules", "--format", "json", cwd=tmp_path).stdout)
+    assert [r["number"] for r in rows] == list(registry.RULES)
+    [row] = json.loads(kb("rules", "726.4", "--on", "2022-06-10", "--format", "json", cwd=tmp_path).stdout)
+    assert row["number_on_date"] == "721.4" and row["carried_by"].startswith("kb.core.")
+    bad = kb("rules", "999.1", cwd=tmp_path, check=False)
+    assert bad.returncode == 2 and "999.1" in bad.stderr and "Traceback" not in bad.stderr
