@@ -103,7 +103,7 @@ def stem(word: str, lang: str, method: str = DEFAULT_METHOD) -> str:
     ('verlies', 'verli', 'verli')
     """
     if method == "lemma":
-        word = _lemma(word.casefold(), lang)
+        word = _lemma(word, lang)
     elif method != "snowball":
         raise ValueError(f"unknown analysis method {method!r} (use one of {', '.join(METHODS)})")
     # Folding before stemming makes an unaccented query stem like the accented text.

@@ -103,7 +103,9 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
                 **{f"text_{row['lang']}": row["text"], f"title_{row['lang']}": row["card"]})
             advance()
     writer.commit(optimize=True)
+    write_glossary(index_dir, method)
     _OPEN.pop(str(index_dir.resolve()), None)
+    _glossary_table.cache_clear()
     return len(rows)
 
 
@@ -160,7 +162,7 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
     parsed = parse(query) if isinstance(query, str) else query
     ix = open_index(index_dir)
     with ix.searcher() as searcher:
-        compiled = compile_query(parsed, searcher)
+        compiled = compile_query(parsed, searcher, index_dir)
         if compiled is None:
             return []
         results = searcher.search(compiled, limit=max(1, limit), collapse="group",
@@ -178,7 +180,7 @@ def _hit(searcher, fields: dict, score: float, lang: str | None) -> Hit:
                matched_lang=fields["lang"])
 
 
-def compile_query(query: Query, searcher):
+def compile_query(query: Query, searcher, index_dir: str | Path = ""):
     """The whoosh query for a parsed query, or None when no word can match anything."""
     reader = searcher.reader()
     method = searcher.schema[f"text_{LANGUAGES[0]}"].analyzer.method
@@ -189,7 +191,7 @@ def compile_query(query: Query, searcher):
         sub = _word_query(word, per_lang, reader)
         if sub is not None:
             wanted.append(sub)
-    wanted += _glossary_queries(query, langs, method)
+    wanted += _glossary_queries(query, langs, method, str(index_dir))
     required = [_phrase_query(p, langs, method) for p in query.phrases] + _filters(query)
     if not (wanted or required):
         _explain_nothing(query.words, langs)
@@ -304,33 +306,56 @@ def _date_query(op: str, value: str):
     return Q.TermRange("date", None, value, endexcl=True)
 
 
-def _glossary_queries(query: Query, langs, method: str) -> list:
-    """Terms, in every language searched, of the glossary concepts the query's words name."""
-    glossary = _glossary()
+def _glossary_queries(query: Query, langs, method: str, index_dir: str) -> list:
+    """Terms, in every language searched, of the glossary concepts the query's words name.
+
+    A concept is named when one of its terms (in English or any ruling language, analysed
+    like the query) appears in the query's words. The table comes from the index folder
+    (:func:`write_glossary`), so no YAML is parsed and no regex compiled per query.
+    """
+    concepts = _glossary_table(index_dir)
     text = " ".join(query.words)
-    if glossary is None or not text:
+    if not concepts or not text:
         return []
-    found: set[str] = set()
-    for source in ("en",) + tuple(LANGUAGES):
-        found |= glossary.concept_ids(text, source)
-    out = []
-    for concept_id in sorted(found):
-        terms_by_lang = glossary.get(concept_id).terms
-        for lang in langs:
-            for term_text in terms_by_lang.get(lang, ()):
-                terms = analysis.terms(term_text, lang, method, split=False)
-                if terms:
-                    out.append(_in_lang(lang, terms, GLOSSARY_WEIGHT))
-    return out
+    named = set()
+    for source in GLOSSARY_SOURCES:
+        words = analysis.terms(text, source, method, split=False)
+        named |= {cid for cid, by_lang in concepts.items()
+                  if any(_contains(words, term) for term in by_lang.get(source, ()))}
+    return [_in_lang(lang, term, GLOSSARY_WEIGHT)
+            for cid in sorted(named) for lang in langs for term in concepts[cid].get(lang, ())]
 
 
-@lru_cache(maxsize=1)
-def _glossary():
+def _contains(words: list[str], term: list[str]) -> bool:
+    n = len(term)
+    return n > 0 and any(words[i:i + n] == term for i in range(len(words) - n + 1))
+
+
+GLOSSARY_SOURCES = ("en",) + tuple(LANGUAGES)
+
+
+def write_glossary(index_dir: Path, method: str) -> None:
+    """Save the glossary's terms, analysed per language, as ``glossary.json`` in the index."""
+    import json
+
     try:
         from kb import glossary
-    except ImportError:  # the alignment's glossary is not there: no expansion
-        return None
-    return glossary.load()
+    except ImportError:  # no glossary yet: no cross-language expansion
+        return
+    table = {c.id: {lang: [t for t in (analysis.terms(term, lang, method, split=False)
+                                       for term in c.terms.get(lang, ())) if t]
+                    for lang in GLOSSARY_SOURCES}
+             for c in glossary.load().concepts}
+    (index_dir / "glossary.json").write_text(json.dumps(table, ensure_ascii=False, sort_keys=True),
+                                             encoding="utf-8")
+
+
+@lru_cache(maxsize=8)
+def _glossary_table(index_dir: str) -> dict:
+    import json
+
+    path = Path(index_dir) / "glossary.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 def render_text(hits: list[Hit]) -> str:
