@@ -38,9 +38,11 @@ def build(db, out: Path) -> dict:
         for ui in UI_LANGUAGES:
             written += pages.render_tree(site, ui, out, counts)
             advance(1)
-    group_of = site.group_of
+    # Numbered group by group, so one ruling's translations share a chunk of summaries.
+    docs = [(group, member) for group in site.groups for member in group["members"]]
     figures = search_index.build(
-        site.rulings, lambda r: f"ruling/{group_of(r['id'])['slug']}.html#{pages.anchor_of(r)}",
+        [member for _, member in docs],
+        [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for group, member in docs],
         out / "search")
     (out / "data").mkdir()
     (out / "data" / "rulings.json").write_text(export.to_json(db), encoding="utf-8")

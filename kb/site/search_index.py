@@ -30,7 +30,7 @@ from pathlib import Path
 B, K1 = 0.75, 1.2
 SHARD_BYTES = 12_000
 MAX_POSTINGS = 100
-DOCS_PER_CHUNK = 16
+DOCS_PER_CHUNK = 10
 SNIPPET = 180
 _WORD = re.compile(r"[^\W_]+")
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
@@ -73,12 +73,11 @@ def _form_terms(form: str, lang: str) -> tuple[str, ...]:
     return tuple(terms(form, lang))
 
 
-def build(rulings: list[dict], url_of, out: Path) -> dict:
-    """Write the index for ``rulings`` under ``out`` (``search/``); return its figures.
+def build(docs: list[dict], urls: list[str], out: Path) -> dict:
+    """Write the index of the rulings ``docs`` under ``out`` (``search/``); return its figures.
 
-    ``url_of(ruling)`` gives a ruling's page path inside a UI language's tree.
+    ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree.
     """
-    docs = [r for r in rulings]
     postings, form_map = _postings(docs)
     out.mkdir(parents=True, exist_ok=True)
     shards = _shards(form_map, postings)
@@ -87,7 +86,8 @@ def build(rulings: list[dict], url_of, out: Path) -> dict:
         _write_js(out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
     (out / "d").mkdir()
     for start in range(0, len(docs), DOCS_PER_CHUNK):
-        chunk = [_doc(r, url_of(r)) for r in docs[start:start + DOCS_PER_CHUNK]]
+        chunk = [_doc(r, u) for r, u in zip(docs[start:start + DOCS_PER_CHUNK],
+                                            urls[start:start + DOCS_PER_CHUNK])]
         _write_js(out / "d" / f"{start // DOCS_PER_CHUNK}.js",
                   f"kbSearch.docs({start // DOCS_PER_CHUNK},", chunk)
     manifest = {"version": 1, "docs": len(docs), "docsPerChunk": DOCS_PER_CHUNK,
@@ -119,7 +119,8 @@ def _postings(docs: list[dict]):
     for term, entries in postings.items():
         entries.sort(key=lambda e: (-e[1], e[0]))
         del entries[MAX_POSTINGS:]
-    return postings, {form: sorted(keys) for form, keys in form_map.items() if keys}
+    # Forms without terms (stop words) stay, so the browser knows them and matches nothing.
+    return postings, {form: sorted(keys) for form, keys in form_map.items()}
 
 
 def _shards(form_map: dict[str, list[str]], postings: dict) -> list[tuple[str, dict]]:

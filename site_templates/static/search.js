@@ -66,18 +66,22 @@
   }
 
   /* The analysed terms of one query word. A form the corpus never used (another inflection)
-     falls back to corpus forms sharing a long prefix with it, since stems are prefixes; the
-     word being typed also matches the forms it begins. */
+     falls back to the corpus forms sharing the longest prefix with it (at least 60% of the
+     word), as stems are prefixes: командной finds командную (командн-), not команды. The word
+     being typed also matches the forms it begins. */
   function termsOf(word, shard, typing) {
     var forms = shard.f, found = {}, form;
     function add(list) { for (var i = 0; i < list.length; i++) { found[list[i]] = true; } }
     if (forms[word]) {
       add(forms[word]);
     } else {
-      var need = Math.max(4, word.length - 3);
+      var best = Math.max(3, Math.ceil(0.6 * word.length)), nearest = [];
       for (form in forms) {
-        if (commonPrefix(form, word) >= need) { add(forms[form]); }
+        var shared = commonPrefix(form, word);
+        if (shared > best) { best = shared; nearest = []; }
+        if (shared === best) { nearest.push(form); }
       }
+      nearest.forEach(function (f) { add(forms[f]); });
     }
     if (typing && word.length >= 3) {
       for (form in forms) {
@@ -116,6 +120,15 @@
     return data.docs[Math.floor(number / per)][number % per];
   }
 
+  function collapse(docs) {
+    var seen = {}, out = [];
+    docs.forEach(function (doc) {
+      var page = doc[0].split("#")[0];
+      if (!seen[page] && out.length < MAX_RESULTS) { seen[page] = true; out.push(doc); }
+    });
+    return out;
+  }
+
   function search(query, typing) {
     return load("manifest.js").then(function () {
       var words = tokens(query);
@@ -123,11 +136,13 @@
       words.forEach(function (w) { var s = shardOf(w); if (s >= 0) { shards[s] = true; } });
       return Promise.all(Object.keys(shards).map(function (s) { return load("t/" + s + ".js"); }))
         .then(function () {
-          var top = rank(words, typing).slice(0, MAX_RESULTS);
+          /* Documents are numbered group by group, so the translations of one ruling share a
+             chunk; results are collapsed to one per ruling (its best-matching translation). */
+          var top = rank(words, typing).slice(0, 3 * MAX_RESULTS);
           var chunks = {};
           top.forEach(function (n) { chunks[Math.floor(n / data.manifest.docsPerChunk)] = true; });
           return Promise.all(Object.keys(chunks).map(function (c) { return load("d/" + c + ".js"); }))
-            .then(function () { return top.map(docOf); });
+            .then(function () { return collapse(top.map(docOf)); });
         });
     });
   }
@@ -167,20 +182,30 @@
     var box = document.getElementById("search-results");
     if (!input || !box) { return; }
     var form = input.form, timer = null, latest = 0;
+    /* data-state says whether the shown results are those of the latest query (busy|done). */
     function run(typing) {
       var query = input.value, ticket = ++latest;
+      box.setAttribute("data-state", "busy");
       search(query, typing).then(function (results) {
-        if (ticket === latest) { show(box, results, query); }
+        if (ticket === latest) { show(box, results, query); box.setAttribute("data-state", "done"); }
       }, function () {
-        if (ticket === latest) { box.textContent = box.getAttribute("data-error"); }
+        if (ticket === latest) {
+          box.textContent = box.getAttribute("data-error");
+          box.setAttribute("data-state", "done");
+        }
       });
     }
     input.addEventListener("input", function () {
       clearTimeout(timer);
+      box.setAttribute("data-state", "busy");
       timer = setTimeout(function () { run(true); }, 120);
     });
     if (form) {
-      form.addEventListener("submit", function (event) { event.preventDefault(); run(false); });
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        clearTimeout(timer);
+        run(false);
+      });
     }
     var initial = new URLSearchParams(window.location.search).get("q");
     if (initial) { input.value = initial; run(false); }
