@@ -29,6 +29,8 @@ DEFAULT_OUT = Path("_build")
 STAGES: list[tuple[str, str]] = [
     ("parse", "kb.build:parse_stage"),
     ("store", "kb.build:store_stage"),
+    ("align", "kb.align:build_stage"),
+    ("link", "kb.link:build_stage"),
     ("check", "kb.check:build_stage"),
     ("index", "kb.search:build_stage"),
     ("site", "kb.site:build_stage"),

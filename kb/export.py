@@ -6,21 +6,55 @@ import json
 
 import sqlite_utils
 
-from kb import store
+from kb import align, store
 
 
 def groups(db: sqlite_utils.Database) -> list[dict]:
-    """The ruling groups with their rulings; one group per ruling until alignment exists."""
-    return [
-        {"id": ruling["id"], "rules": [], "examples": [],
-         "rulings": [_ruling(ruling)]}
-        for ruling in store.rulings(db)
-    ]
+    """The ruling groups with their rulings, rules and evidence, in a stable order.
+
+    Each group: ``id`` (stable: primary rule + concept fingerprint), ``rules`` (current
+    Comprehensive Rules numbers, most specific first), ``links`` (each rule with the number it
+    had on the ruling's date and the concepts that show it), ``unlinked`` (why a group has no
+    rule, or null), ``concepts`` (the group's signature), ``rulings`` and ``examples``. A store
+    built without alignment gives one group per ruling.
+    """
+    if "groups" not in db.table_names():
+        return [{"id": r["id"], "rules": [], "links": [], "unlinked": None, "concepts": [],
+                 "examples": [], "rulings": [_ruling(r)]} for r in store.rulings(db)]
+    links = _links(db)
+    reasons = {row["id"]: row["reason"] for row in _unlinked(db)}
+    return [{"id": g["id"], "rules": g["rules"], "links": links.get(g["id"], []),
+             "unlinked": reasons.get(g["id"]), "concepts": g["signature"], "examples": [],
+             "rulings": [_ruling(m) for m in g["members"]]}
+            for g in align.groups(db)]
 
 
 def _ruling(row: dict) -> dict:
-    return {"lang": row["lang"], "card": row["card"], "date": row["date"], "text": row["text"],
-            "source": f"{row['source']}:{row['line']}"}
+    out = {"lang": row["lang"], "card": row["card"], "date": row["date"], "text": row["text"],
+           "source": f"{row['source']}:{row['line']}"}
+    if "card_identity" in row:
+        out.update({"card_identity": row["card_identity"], "english_name": row["english_name"],
+                    "score": row["score"], "weak": row["weak"], "evidence": row["evidence"]})
+    return out
+
+
+def _links(db: sqlite_utils.Database) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    if "group_rules" not in db.table_names():
+        return out
+    for row in db.query("SELECT * FROM group_rules ORDER BY group_id, rank"):
+        out.setdefault(row["group_id"], []).append(
+            {"rule": row["rule"], "number_then": row["number_then"],
+             "evidence": json.loads(row["evidence"] or "{}")})
+    return out
+
+
+def _unlinked(db: sqlite_utils.Database) -> list[dict]:
+    if "group_rules" not in db.table_names():
+        return []
+    from kb import link
+
+    return link.unlinked(db)
 
 
 def to_json(db: sqlite_utils.Database) -> str:

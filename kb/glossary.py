@@ -1,0 +1,182 @@
+"""The multilingual glossary: concepts of the rules, their terms per language, and a matcher.
+
+The data lives in ``kb/glossary.yaml`` (see its header for the pattern syntax). A concept has a
+preferred term and alternatives in English (the pivot) and in each ruling language, and the
+inflected forms that find it in running text. :meth:`Glossary.find` returns where concepts
+occur, as character offsets into the text exactly as given (texts are never rewritten).
+
+>>> g = load()
+>>> [m.concept for m in g.find("Si le joueur qui a l’initiative quitte la partie", "fr")]
+['initiative', 'leave_game']
+>>> g.get("undercity").keep_english
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+import yaml
+
+from kb.errors import KbError, Problem
+from kb.languages import UI_LANGUAGES
+
+GLOSSARY_FILE = Path(__file__).with_name("glossary.yaml")
+_GAP = re.compile(r"~(\d+)")
+_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Match:
+    """One occurrence of a concept: ``text[start:end] == surface``."""
+
+    concept: str
+    start: int
+    end: int
+    surface: str
+    lang: str = ""
+
+
+@dataclass(frozen=True)
+class Concept:
+    id: str
+    terms: dict[str, list[str]]
+    forms: dict[str, list[str]]
+    keep_english: bool = False
+    contrast: str | None = None
+    rule: str | None = None
+
+    def term(self, lang: str) -> str:
+        """The preferred term in ``lang`` (English when the language has none)."""
+        return (self.terms.get(lang) or self.terms["en"])[0]
+
+    def patterns(self, lang: str) -> list[str]:
+        """The patterns that find this concept in ``lang`` (forms, else terms)."""
+        found = list(self.forms.get(lang) or self.terms.get(lang) or [])
+        if self.keep_english and lang != "en":
+            found += self.forms.get("en") or self.terms["en"]
+        return list(dict.fromkeys(found))
+
+
+@dataclass
+class Glossary:
+    concepts: list[Concept]
+    _regex: dict = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def by_id(self) -> dict[str, Concept]:
+        return {c.id: c for c in self.concepts}
+
+    def get(self, concept_id: str) -> Concept:
+        """The concept with this id; KeyError names it if unknown."""
+        try:
+            return self.by_id[concept_id]
+        except KeyError:
+            raise KeyError(f"no concept {concept_id!r} in the glossary") from None
+
+    def find(self, text: str, lang: str, also: tuple[str, ...] = ()) -> list[Match]:
+        """Occurrences of the concepts in ``text`` read as ``lang``, in text order.
+
+        ``also`` adds the patterns of other languages (say ``("en",)`` to catch English left
+        in a translation); those matches carry their own ``lang``. Matches of different
+        concepts may overlap ("take the initiative" holds "initiative"); matches of one
+        concept never do.
+        """
+        found: list[Match] = []
+        for concept in self.concepts:
+            spans: list[Match] = []
+            for code in (lang, *also):
+                regex = self._compiled(concept, code)
+                if regex is None:
+                    continue
+                spans += [Match(concept.id, m.start(), m.end(), m.group(0), code)
+                          for m in regex.finditer(text)]
+            found += _non_overlapping(spans)
+        return sorted(found, key=lambda m: (m.start, -m.end, m.concept))
+
+    def concept_ids(self, text: str, lang: str, also: tuple[str, ...] = ()) -> set[str]:
+        return {m.concept for m in self.find(text, lang, also)}
+
+    def _compiled(self, concept: Concept, lang: str):
+        key = (concept.id, lang)
+        if key not in self._regex:
+            patterns = concept.patterns(lang)
+            self._regex[key] = (re.compile("|".join(f"(?:{compile_pattern(p)})" for p in
+                                                    sorted(patterns, key=len, reverse=True)),
+                                           re.IGNORECASE) if patterns else None)
+        return self._regex[key]
+
+
+def _non_overlapping(spans: list[Match]) -> list[Match]:
+    """Keep the longest of overlapping spans, earliest first."""
+    kept: list[Match] = []
+    for span in sorted(spans, key=lambda m: (m.start, -(m.end - m.start))):
+        if not kept or span.start >= kept[-1].end:
+            kept.append(span)
+    return kept
+
+
+def compile_pattern(pattern: str) -> str:
+    """Turn one glossary pattern into a regular expression (see glossary.yaml's header).
+
+    >>> bool(re.fullmatch(compile_pattern("prend* l'initiative"), "prendre l’initiative"))
+    True
+    >>> bool(re.fullmatch(compile_pattern("in undercity vor*"), "in Undercity vorzuwagen", re.I))
+    True
+    """
+    parts: list[str] = []
+    gap = 0
+    for token in pattern.split():
+        if m := _GAP.fullmatch(token):
+            gap = int(m.group(1))
+            continue
+        if parts:
+            parts.append(r"\s+" if not gap else rf"(?:\s+[\w'’-]+){{0,{gap}}}\s+")
+        gap = 0
+        parts.append(_word(token))
+    regex = r"(?<!\w)" + "".join(parts)
+    return regex if pattern.endswith("*") else regex + r"(?!\w)"
+
+
+def _word(token: str) -> str:
+    stem = token.endswith("*")
+    body = token[:-1] if stem else token
+    regex = "".join("['’]" if ch in "'’" else re.escape(ch) for ch in body)
+    return regex + (r"\w*" if stem else "")
+
+
+@lru_cache(maxsize=4)
+def load(path: str | Path = GLOSSARY_FILE) -> Glossary:
+    """The glossary in ``path`` (cached); KbError names the file and the bad entry."""
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle) or {}
+    concepts, problems = [], []
+    for index, raw in enumerate(data.get("concepts") or [], start=1):
+        try:
+            concepts.append(_concept(raw))
+        except (TypeError, ValueError, KeyError) as exc:
+            problems.append(Problem(str(path), 0, f"concept #{index}: {exc}"))
+    ids = [c.id for c in concepts]
+    problems += [Problem(str(path), 0, f"concept {i!r} is listed twice")
+                 for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if problems:
+        raise KbError(problems)
+    return Glossary(concepts)
+
+
+def _concept(raw: dict) -> Concept:
+    cid = raw["id"]
+    if not isinstance(cid, str) or not _ID.fullmatch(cid):
+        raise ValueError(f"id {cid!r} is not snake_case")
+    terms = {lang: [str(t) for t in raw["terms"].get(lang) or []] for lang in UI_LANGUAGES}
+    missing = [lang for lang, values in terms.items() if not values]
+    if missing:
+        raise ValueError(f"{cid}: no term in {', '.join(missing)}")
+    forms = {lang: [str(f) for f in values] for lang, values in (raw.get("forms") or {}).items()}
+    for pattern in (p for values in forms.values() for p in values):
+        re.compile(compile_pattern(pattern))
+    return Concept(cid, terms, forms, bool(raw.get("keep_english", False)),
+                   raw.get("contrast"), raw.get("rule"))

@@ -1,0 +1,205 @@
+"""Links: each ruling group -> the Comprehensive Rules numbers it explains, with evidence.
+
+Evidence is data (``kb/links.yaml``): for each rule, the concept sets a group must mention.
+A rule is linked only if the core's registry (:mod:`kb.core.registry`) carries it; the number
+the rule had on the ruling's date comes from the registry too (726.3 today was 721.3 in June
+2022). Rules are listed most specific first: more required concepts first, then by number.
+
+A group about a designation the core does not carry (the monarch, rule 725) is linked to
+nothing and listed as such, with the reason; so is a group no rule's evidence fits. The linker
+never guesses.
+
+>>> [link.rule for link in rules_for(("initiative", "leave_game", "active_player"),
+...                                  carried={"726.4"})]
+['726.4']
+>>> rules_for(("monarch", "leave_game", "active_player"), carried={"726.4"})
+[]
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import sqlite_utils
+
+from kb.errors import KbError, Problem
+from kb.glossary import load as load_glossary
+from kb.progress import say
+
+LINKS_FILE = Path(__file__).with_name("links.yaml")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    all: frozenset[str]
+    none: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class RuleLink:
+    """A rule a group explains, and the concepts that show it."""
+
+    rule: str
+    concepts: tuple[str, ...]
+    specificity: int
+
+
+@lru_cache(maxsize=4)
+def evidence_table(path: str | Path = LINKS_FILE) -> dict[str, tuple[Alternative, ...]]:
+    """{rule number: alternatives} from links.yaml; KbError names a concept not in the glossary."""
+    import yaml
+
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle) or {}
+    known = {c.id for c in load_glossary().concepts}
+    table, problems = {}, []
+    for entry in data.get("rules") or []:
+        rule = str(entry["rule"])
+        alts = tuple(Alternative(frozenset(a.get("all") or ()), frozenset(a.get("none") or ()))
+                     for a in entry.get("alternatives") or ())
+        for alt in alts:
+            problems += [Problem(str(path), 0, f"rule {rule}: unknown concept {c!r}")
+                         for c in sorted((alt.all | alt.none) - known)]
+        table[rule] = alts
+    if problems:
+        raise KbError(problems)
+    return table
+
+
+def carried_rules() -> set[str]:
+    """The rule numbers the core carries out (empty if the core has no registry yet)."""
+    try:
+        from kb.core import registry
+    except ImportError:
+        return set()
+    return set(registry.RULES)
+
+
+def number_on(rule: str, date: str | None) -> str:
+    """The number ``rule`` had on ``date`` (ISO), as the registry knows it."""
+    if not date:
+        return rule
+    try:
+        from kb.core import registry
+    except ImportError:
+        return rule
+    return registry.number_on(rule, date) or rule
+
+
+def untracked_designations(signature, carried: set[str]) -> list[tuple[str, str]]:
+    """(concept, rule section) of designations in ``signature`` whose rules the core lacks."""
+    glossary = load_glossary()
+    out = []
+    for concept_id in signature:
+        concept = glossary.by_id.get(concept_id)
+        if concept and concept.contrast and concept.rule:
+            if not any(r == concept.rule or r.startswith(concept.rule + ".") for r in carried):
+                out.append((concept_id, concept.rule))
+    return out
+
+
+def rules_for(signature, carried: set[str] | None = None) -> list[RuleLink]:
+    """The carried rules whose evidence ``signature`` meets, most specific first."""
+    carried = carried_rules() if carried is None else set(carried)
+    present = set(signature)
+    if untracked_designations(present, carried):
+        return []
+    links = []
+    for rule, alternatives in evidence_table().items():
+        if rule not in carried:
+            continue
+        fits = [a for a in alternatives if a.all <= present and not (a.none & present)]
+        if fits:
+            best = max(fits, key=lambda a: (len(a.all), sorted(a.all)))
+            links.append(RuleLink(rule, tuple(sorted(best.all)), len(best.all)))
+    return sorted(links, key=lambda l: (-l.specificity, _number_key(l.rule)))
+
+
+def _number_key(rule: str) -> tuple:
+    head, _, tail = rule.partition(".")
+    digits = "".join(ch for ch in tail if ch.isdigit())
+    return (int(head), int(digits or 0), tail.lstrip("0123456789"))
+
+
+def why_unlinked(signature, carried: set[str] | None = None) -> str:
+    """A one-line reason a group has no link."""
+    carried = carried_rules() if carried is None else set(carried)
+    missing = untracked_designations(signature, carried)
+    if missing:
+        return "; ".join(f"about {c} (rule {r}), which the core does not carry"
+                         for c, r in missing)
+    if not carried:
+        return "the core's rule registry is not available"
+    return "no rule's evidence fits its concepts"
+
+
+# ---------------------------------------------------------------------------------------------
+# Store
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    if "group_rules" not in db.table_names():
+        db["group_rules"].create(
+            {"group_id": str, "rule": str, "rank": int, "number_then": str, "evidence": str},
+            pk=("group_id", "rule"), foreign_keys=[("group_id", "groups", "id")])
+
+
+def build_stage(ctx) -> None:
+    """Pipeline stage: link every stored group; report the groups left without a link."""
+    for line in link_groups(ctx.db):
+        say(line)
+
+
+def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None) -> list[str]:
+    """Write group_rules for every group; return one line per unlinked group."""
+    create_schema(db)
+    carried = carried_rules() if carried is None else set(carried)
+    rows, unlinked = [], []
+    for group in db.query("SELECT id, signature FROM groups ORDER BY id"):
+        signature = tuple(json.loads(group["signature"]))
+        links = rules_for(signature, carried)
+        if not links:
+            unlinked.append(f"link: {group['id']}: no rule ({why_unlinked(signature, carried)})")
+        date = _group_date(db, group["id"])
+        surfaces = _surfaces(db, group["id"])
+        for rank, link in enumerate(links, start=1):
+            evidence = {"concepts": {c: surfaces.get(c, {}) for c in link.concepts},
+                        "specificity": link.specificity}
+            rows.append({"group_id": group["id"], "rule": link.rule, "rank": rank,
+                         "number_then": number_on(link.rule, date),
+                         "evidence": json.dumps(evidence, ensure_ascii=False, sort_keys=True)})
+    with db.conn:
+        db["group_rules"].delete_where()
+        db["group_rules"].insert_all(rows)
+    return unlinked
+
+
+def unlinked(db: sqlite_utils.Database) -> list[dict]:
+    """Groups without any rule, each {id, reason}."""
+    out = []
+    for group in db.query("""SELECT id, signature FROM groups WHERE id NOT IN
+                             (SELECT group_id FROM group_rules) ORDER BY id"""):
+        out.append({"id": group["id"],
+                    "reason": why_unlinked(tuple(json.loads(group["signature"])))})
+    return out
+
+
+def _group_date(db: sqlite_utils.Database, group_id: str) -> str | None:
+    dates = Counter(row["date"] for row in db.query(
+        "SELECT r.date FROM memberships m JOIN rulings r ON r.id = m.ruling_id "
+        "WHERE m.group_id = ?", [group_id]))
+    return min(dates, key=lambda d: (-dates[d], d)) if dates else None
+
+
+def _surfaces(db: sqlite_utils.Database, group_id: str) -> dict[str, dict[str, str]]:
+    """{concept: {lang: first surface}} over the group's rulings, as evidence."""
+    out: dict[str, dict[str, str]] = {}
+    for row in db.query("""SELECT rc.concept, r.lang, rc.surface FROM ruling_concepts rc
+                           JOIN memberships m ON m.ruling_id = rc.ruling_id
+                           JOIN rulings r ON r.id = rc.ruling_id
+                           WHERE m.group_id = ? ORDER BY r.lang, r.id, rc.start""", [group_id]):
+        out.setdefault(row["concept"], {}).setdefault(row["lang"], row["surface"])
+    return out
