@@ -21,16 +21,16 @@ _HASH_CHARS = 10  # 40 bits: a collision needs ~a million names with the same re
 
 # Russian letters have no decomposition into ASCII; a short table keeps their slugs readable.
 _CYRILLIC = dict(zip(
-    "абвгдеёжзийклмнопрстуфхцчшщъыьэюяєіїґ",
-    "a b v g d e yo zh z i y k l m n o p r s t u f kh ts ch sh shch - y - e yu ya ye i yi g".split(),
-))
+    "абвгдеёжзийклмнопрстуфхцчшщыэюяєіїґ",
+    "a b v g d e yo zh z i y k l m n o p r s t u f kh ts ch sh shch y e yu ya ye i yi g".split(),
+)) | {"ъ": "", "ь": ""}
 
 
 def slug(text: str) -> str:
     """A safe, readable, distinct file-name stem for ``text``.
 
     >>> slug("Chasseur vengeur")
-    'chasseur-vengeur-2a1d8c1c56'
+    'chasseur-vengeur-46a7d19adb'
     >>> slug("../etc/passwd") != slug("etc/passwd")
     True
     >>> slug("Foo") != slug("foo")

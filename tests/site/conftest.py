@@ -22,7 +22,7 @@ HOSTILE_TEXT = ("Un joueur qui a l’initiative peut la prendre à nouveau <scri
                 "</script> et cela le fait s’aventurer dans Undercity <b>sans</b> désignation.")
 
 
-def _build(corpus: Path, out: Path) -> Path:
+def build_site(corpus: Path, out: Path) -> Path:
     cwd = os.getcwd()
     os.chdir(corpus.parent)  # source paths in the pages are relative to the working folder
     try:
@@ -37,7 +37,7 @@ def seed_site(tmp_path_factory) -> Path:
     """The site built from a copy of the seed corpus."""
     base = tmp_path_factory.mktemp("seeds")
     shutil.copytree(CORPUS, base / "rulings")
-    return _build(base / "rulings", base / "_build")
+    return build_site(base / "rulings", base / "_build")
 
 
 @pytest.fixture(scope="session")
@@ -47,7 +47,7 @@ def hostile_site(tmp_path_factory) -> Path:
     shutil.copytree(CORPUS, base / "rulings")
     (base / "rulings" / "fr-hostile.txt").write_text(
         f"{HOSTILE_CARD}\n\n10/06/2022\n\n{HOSTILE_TEXT}\n", encoding="utf-8")
-    return _build(base / "rulings", base / "_build")
+    return build_site(base / "rulings", base / "_build")
 
 
 def browser_missing() -> str | None:
