@@ -31,6 +31,7 @@ STAGES: list[tuple[str, str]] = [
     ("store", "kb.build:store_stage"),
     ("align", "kb.align:build_stage"),
     ("link", "kb.link:build_stage"),
+    ("examples", "kb.example_runs:build_stage"),
     ("check", "kb.check:build_stage"),
     ("index", "kb.search:build_stage"),
     ("site", "kb.site:build_stage"),

@@ -6,7 +6,7 @@ import json
 
 import sqlite_utils
 
-from kb import align, store
+from kb import align, example_runs, store
 
 
 def groups(db: sqlite_utils.Database) -> list[dict]:
@@ -24,7 +24,8 @@ def groups(db: sqlite_utils.Database) -> list[dict]:
     links = _links(db)
     reasons = {row["id"]: row["reason"] for row in _unlinked(db)}
     return [{"id": g["id"], "rules": g["rules"], "links": links.get(g["id"], []),
-             "unlinked": reasons.get(g["id"]), "concepts": g["signature"], "examples": [],
+             "unlinked": reasons.get(g["id"]), "concepts": g["signature"],
+             "examples": example_runs.examples_for_group(db, g["id"]),
              "rulings": [_ruling(m) for m in g["members"]]}
             for g in align.groups(db)]
 

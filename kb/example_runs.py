@@ -1,0 +1,203 @@
+"""Run every example against the core: the ``examples`` build stage and ``kb examples``.
+
+Two kinds of examples, both scenario files of :mod:`kb.core.scenario`:
+
+- *rule* scenarios in ``kb/examples/rules/`` (each shows registered rules of the core);
+- *ruling* examples in ``kb/examples/rulings/``: the same format plus ``group``, the stable
+  key of the ruling group the example shows (``726.3-1df600``: primary rule + concept
+  fingerprint, see :func:`kb.align.find_group`, which also finds a group whose primary rule
+  changed by its fingerprint alone).
+
+The stage runs them all, stores each run in the table ``example_runs`` (``id`` pk, ``group``
+-> ``groups.id`` or null, ``kind`` rule|ruling, ``title``, ``source``, ``rules`` JSON,
+``status`` passed|failed, ``seconds``, ``failure``, ``initial`` JSON, ``steps`` JSON: the
+:class:`kb.core.scenario.StepTrace` of each step as a dict) and fails the build on the first
+failing example, naming the file and line of the step whose state differs.
+
+>>> [e.id for e in load_examples() if e.group == "726.3-1df600"]
+['ruling-only-one-holder']
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import sqlite_utils
+import yaml
+
+from kb.core import scenario
+from kb.errors import KbError, Problem
+from kb.progress import progress, say
+
+EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
+RULES_DIR = EXAMPLES_DIR / "rules"
+RULINGS_DIR = EXAMPLES_DIR / "rulings"
+TABLE = "example_runs"
+
+
+@dataclass
+class Example:
+    """A scenario plus what ties it to the corpus (``group`` key, for ruling examples)."""
+
+    scenario: scenario.Scenario
+    kind: str
+    group: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.scenario.id
+
+
+@dataclass
+class Result:
+    example: Example
+    run: scenario.Run
+    group_id: str | None = None  # the group found in the store for example.group
+
+    @property
+    def status(self) -> str:
+        return "passed" if self.run.passed else "failed"
+
+
+# -- loading ----------------------------------------------------------------------------------
+
+def load_examples(rules_dir: Path = RULES_DIR, rulings_dir: Path = RULINGS_DIR) -> list[Example]:
+    """Every rule scenario and ruling example; ids are unique across both (KbError if not)."""
+    try:
+        examples = [Example(s, "rule") for s in scenario.load_dir(rules_dir)]
+        examples += [load_ruling_example(p) for p in sorted(Path(rulings_dir).glob("*.y*ml"))]
+    except (scenario.ScenarioError, yaml.YAMLError) as error:
+        raise KbError(str(error)) from None
+    seen: dict[str, str] = {}
+    for example in examples:
+        if example.id in seen:
+            raise KbError([Problem(example.scenario.source, 1,
+                                   f"example id {example.id!r} already used in {seen[example.id]}")])
+        seen[example.id] = example.scenario.source
+    return examples
+
+
+def load_ruling_example(path: Path) -> Example:
+    """A ruling example: a scenario with a ``group`` key (ScenarioError names the file)."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise scenario.ScenarioError(f"{path}: an example file holds one mapping")
+    group = data.pop("group", None)
+    if not isinstance(group, str) or not group:
+        raise scenario.ScenarioError(f"{path}: {data.get('id', '?')}: missing 'group' "
+                                     f"(the stable key of the ruling group it shows)")
+    parsed = scenario.load(data)
+    parsed.source = _display(path)
+    return Example(parsed, "ruling", group)
+
+
+def _display(path: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def step_line(source: str | None, index: int) -> int:
+    """The 1-based line of step ``index`` in a scenario file (1 if it cannot be found)."""
+    try:
+        node = yaml.compose(Path(source).read_text(encoding="utf-8"))
+        steps = dict((k.value, v) for k, v in node.value)["steps"]
+        return steps.value[index - 1].start_mark.line + 1
+    except (OSError, TypeError, KeyError, IndexError, AttributeError, yaml.YAMLError):
+        return 1
+
+
+# -- running ----------------------------------------------------------------------------------
+
+def run_examples(examples: list[Example] | None = None,
+                 db: sqlite_utils.Database | None = None) -> list[Result]:
+    """Run every example; with a store, tie each ruling example to its group's current id."""
+    examples = load_examples() if examples is None else examples
+    find = _group_finder(db)
+    results = []
+    with progress("examples", len(examples)) as advance:
+        for example in examples:
+            group_id = find(example.group) if example.group else None
+            results.append(Result(example, scenario.run(example.scenario), group_id))
+            advance(1)
+    return results
+
+
+def _group_finder(db: sqlite_utils.Database | None):
+    if db is None or "groups" not in db.table_names():
+        return lambda key: None
+    from kb import align
+
+    def find(key: str) -> str | None:
+        found = align.find_group(db, key)
+        return found["id"] if found else None
+    return find
+
+
+def failure_problem(result: Result) -> Problem:
+    """Where and why an example failed: its file, the line of the first differing step."""
+    run = result.run
+    index = run.steps[-1].index if run.steps and run.steps[-1].diff else None
+    line = step_line(result.example.scenario.source, index) if index else 1
+    # A scenario given as a dict has no file; its id then stands in for the path.
+    return Problem(result.example.scenario.source or result.example.id, line,
+                   f"example {run.failure}")
+
+
+# -- the store --------------------------------------------------------------------------------
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    if TABLE in db.table_names():
+        return
+    foreign = [("group", "groups", "id")] if "groups" in db.table_names() else []
+    db[TABLE].create({"id": str, "group": str, "kind": str, "title": str, "source": str,
+                      "rules": str, "status": str, "seconds": float, "failure": str,
+                      "initial": str, "steps": str}, pk="id", foreign_keys=foreign)
+    db[TABLE].create_index(["group"])
+
+
+def store_results(db: sqlite_utils.Database, results: list[Result]) -> None:
+    """Replace the stored runs with these."""
+    create_schema(db)
+    with db.conn:
+        db[TABLE].delete_where()
+        db[TABLE].insert_all(_row(r) for r in results)
+
+
+def _row(result: Result) -> dict:
+    s, run = result.example.scenario, result.run
+    return {"id": s.id, "group": result.group_id, "kind": result.example.kind, "title": s.title,
+            "source": s.source, "rules": json.dumps(s.rules), "status": result.status,
+            "seconds": round(run.seconds, 6), "failure": run.failure,
+            "initial": json.dumps(run.initial, ensure_ascii=False),
+            "steps": json.dumps([asdict(t) for t in run.steps], ensure_ascii=False)}
+
+
+def examples_for_group(db: sqlite_utils.Database, group_id: str) -> list[dict]:
+    """The stored runs of a group's examples: ``{id, status, title, rules, seconds, failure,
+    source, steps}`` (steps as :class:`StepTrace` dicts), by id. Empty before the stage ran."""
+    if TABLE not in db.table_names():
+        return []
+    rows = db.query(f'SELECT * FROM {TABLE} WHERE "group" = ? ORDER BY id', [group_id])
+    return [{"id": r["id"], "status": r["status"], "title": r["title"],
+             "rules": json.loads(r["rules"]), "seconds": r["seconds"], "failure": r["failure"],
+             "source": r["source"], "steps": json.loads(r["steps"])} for r in rows]
+
+
+# -- the build stage --------------------------------------------------------------------------
+
+def build_stage(ctx) -> None:
+    """Pipeline stage: run every example, store the runs, fail the build on a failure."""
+    results = run_examples(db=ctx.db)
+    store_results(ctx.db, results)
+    ctx.extra["example_runs"] = results
+    for result in results:
+        if result.example.group and result.group_id is None:
+            say(f"{result.example.scenario.source}: example {result.example.id}: no ruling group "
+                f"{result.example.group} in this corpus")
+    failed = [failure_problem(r) for r in results if not r.run.passed]
+    if failed:
+        raise KbError(failed)
