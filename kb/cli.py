@@ -128,6 +128,32 @@ def export_tbx(db_path):
 
 
 @cli.command()
+@click.argument("ids", nargs=-1)
+@DB_OPTION
+@click.option("--lang", type=click.Choice(["en", "ru", "it", "fr", "de", "es"]),
+              help="Also write out each step of the examples run, in this language.")
+@click.pass_context
+def examples(ctx, ids, db_path, lang):
+    """Run every example (or the IDS given) against the core; exit 1 if any fails.
+
+    One line per example: status, id, the ruling group it shows (when --db holds that corpus),
+    its rules and time. A failure names the file, the line of the first step whose state
+    differs, and each difference. The store is only read; `kb build` stores the runs.
+    """
+    from kb import example_runs, store
+
+    db = None
+    if db_path.is_file() or ctx.get_parameter_source("db_path").name != "DEFAULT":
+        db = store.open_existing(db_path)
+    chosen = example_runs.select(example_runs.load_examples(), ids)
+    results = example_runs.run_examples(chosen, db=db)
+    for line in example_runs.report(results, lang):
+        click.echo(line)
+    if any(not r.run.passed for r in results):
+        sys.exit(1)
+
+
+@cli.command()
 @DB_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)

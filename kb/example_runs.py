@@ -201,3 +201,34 @@ def build_stage(ctx) -> None:
     failed = [failure_problem(r) for r in results if not r.run.passed]
     if failed:
         raise KbError(failed)
+
+
+# -- the command line -------------------------------------------------------------------------
+
+def select(examples: list[Example], ids) -> list[Example]:
+    """The examples named in ``ids`` (all when empty); KbError names an unknown id."""
+    if not ids:
+        return examples
+    by_id = {e.id: e for e in examples}
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        raise KbError(f"no example {', '.join(map(repr, unknown))} (see `kb examples`)")
+    return [by_id[i] for i in ids]
+
+
+def report(results: list[Result], lang: str | None = None) -> list[str]:
+    """Lines for ``kb examples``: one per example, its failure, its steps in ``lang``."""
+    lines = []
+    for r in results:
+        group = r.group_id or (f"{r.example.group}?" if r.example.group else "-")
+        lines.append(f"{r.status:<7} {r.example.id}  group {group}  rules "
+                     f"{', '.join(r.example.scenario.rules)}  {r.run.seconds * 1000:.1f} ms")
+        if not r.run.passed:
+            lines.append(f"        {failure_problem(r)}")
+        if lang:
+            from kb.example_text import describe
+
+            lines += [f"        {t.index}. {describe(t, lang)}" for t in r.run.steps]
+    failed = sum(1 for r in results if not r.run.passed)
+    lines.append(f"{len(results)} examples: {len(results) - failed} passed, {failed} failed")
+    return lines
