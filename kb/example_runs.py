@@ -63,8 +63,10 @@ class Result:
 
 # -- loading ----------------------------------------------------------------------------------
 
-def load_examples(rules_dir: Path = RULES_DIR, rulings_dir: Path = RULINGS_DIR) -> list[Example]:
+def load_examples(rules_dir: Path | None = None, rulings_dir: Path | None = None) -> list[Example]:
     """Every rule scenario and ruling example; ids are unique across both (KbError if not)."""
+    rules_dir = RULES_DIR if rules_dir is None else rules_dir
+    rulings_dir = RULINGS_DIR if rulings_dir is None else rulings_dir
     try:
         examples = [Example(s, "rule") for s in scenario.load_dir(rules_dir)]
         examples += [load_ruling_example(p) for p in sorted(Path(rulings_dir).glob("*.y*ml"))]
