@@ -313,13 +313,31 @@ def _memberships(group, units, matrix, group_of, index_of, scorer) -> list[Membe
             evidence["runner_up"] = rival
         weak = bool(
             (score is not None and score < WEAK)
-            or (rival and score is not None and rival["score"] > score - MARGIN)
-            or (score is None and rival and rival["score"] >= THRESHOLD))
+            or (rival and score is not None and rival["score"] > score - MARGIN))
         if score is None:
             evidence["alone"] = True
+            # Alone, but every concept it mentions is in a group that lacks its language: it
+            # may be a partial translation of that ruling. Report it; do not force it in.
+            partial = _partial_of(unit, group_of.values(), group)
+            if partial:
+                evidence["partial_of"] = partial
+                weak = True
         for row in unit.rulings:
             out.append(Membership(row, unit, score, weak, evidence))
     return out
+
+
+def _partial_of(unit: Unit, groups, own: Aligned) -> list[str]:
+    """Ids of other groups without ``unit``'s language whose signature holds all its concepts."""
+    found = {}
+    for other in groups:
+        if other is own or unit.lang in {u.lang for u in other.units} or not unit.concepts:
+            continue
+        contrast = {c for u in other.units for c in u.contrast}
+        if unit.concepts <= set(other.signature) and not (unit.contrast and contrast
+                                                          and unit.contrast != contrast):
+            found[other.id] = True
+    return sorted(found)
 
 
 def _best_rival(i, units, matrix, group_of, group) -> dict | None:
@@ -418,10 +436,15 @@ def weak_report(groups: list[Aligned]) -> list[str]:
         for m in group.memberships:
             if m.weak:
                 rival = m.evidence.get("runner_up") or {}
-                score = "alone" if m.score is None else f"score {m.score:.2f}"
-                lines.append(f"{m.ruling['source']}:{m.ruling['line']}: weak alignment in "
-                             f"{group.id} ({score}; nearest other {rival.get('group')} "
-                             f"{rival.get('score', 0):.2f})")
+                where = f"{m.ruling['source']}:{m.ruling['line']}"
+                if m.score is None:
+                    lines.append(f"{where}: not aligned (alone in {group.id}); all its concepts "
+                                 f"are in {', '.join(m.evidence['partial_of'])}, which lack "
+                                 f"{m.ruling['lang']}: a partial translation?")
+                else:
+                    lines.append(f"{where}: weak alignment in {group.id} (score {m.score:.2f}; "
+                                 f"nearest other {rival.get('group')} "
+                                 f"{rival.get('score', 0):.2f})")
     return lines
 
 

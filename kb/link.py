@@ -128,12 +128,12 @@ def _number_key(rule: str) -> tuple:
 def why_unlinked(signature, carried: set[str] | None = None) -> str:
     """A one-line reason a group has no link."""
     carried = carried_rules() if carried is None else set(carried)
+    if not carried:
+        return "the core's rule registry is not available"
     missing = untracked_designations(signature, carried)
     if missing:
         return "; ".join(f"about {c} (rule {r}), which the core does not carry"
                          for c, r in missing)
-    if not carried:
-        return "the core's rule registry is not available"
     return "no rule's evidence fits its concepts"
 
 

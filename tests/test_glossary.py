@@ -1,0 +1,116 @@
+"""The glossary: its data is complete and consistent, and the matcher finds inflected forms."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kb import glossary, parse
+from kb.errors import KbError
+from kb.languages import UI_LANGUAGES
+
+REQUIRED = """initiative take_initiative venture venture_into_undercity dungeon room venture_marker
+command_zone upkeep combat_damage team two_headed_giant leave_game active_player turn_order
+triggered_ability designation monarch permanent stack complete_dungeon undercity
+secret_entrance""".split()
+
+
+@pytest.fixture(scope="module")
+def g():
+    return glossary.load()
+
+
+def test_every_required_concept_has_a_term_in_every_language(g):
+    ids = [c.id for c in g.concepts]
+    assert set(REQUIRED) <= set(ids)
+    assert len(ids) == len(set(ids))
+    for concept in g.concepts:
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", concept.id)
+        for lang in UI_LANGUAGES:
+            assert concept.terms[lang], (concept.id, lang)
+
+
+def test_every_term_is_found_by_its_own_forms(g):
+    unfound = [(c.id, lang, term) for c in g.concepts for lang, terms in c.terms.items()
+               for term in terms if c.id not in g.concept_ids(term, lang)]
+    assert unfound == []
+
+
+def test_matches_are_offsets_into_the_text_as_given(g, seeds):
+    for path in seeds:
+        parsed = parse.parse_file(path)
+        for ruling in parsed.rulings:
+            matches = g.find(ruling.text, parsed.lang, also=("en",))
+            assert matches, ruling.text
+            for m in matches:
+                assert ruling.text[m.start:m.end] == m.surface
+
+
+@pytest.mark.parametrize("lang, text, concept", [
+    ("ru", "активный игрок получает инициативу", "take_initiative"),
+    ("ru", "может получить инициативу снова", "take_initiative"),
+    ("ru", "вы не находитесь в подземелье", "dungeon"),
+    ("de", "wagt sich dieser Spieler erneut in Undercity vor", "venture_into_undercity"),
+    ("de", "schließt du dieses Verlies ab", "complete_dungeon"),
+    ("de", "in den nächsten Raum dieses Verlieses", "next_room"),
+    ("fr", "Un joueur qui a actuellement l’initiative peut la prendre", "take_initiative"),
+    ("fr", "soit parce que vous prenez l'initiative", "take_initiative"),
+    ("it", "quel giocatore si avventuri di nuovo in Undercity", "venture_into_undercity"),
+    ("es", "si el jugador activo está dejando el juego", "leave_game"),
+])
+def test_inflected_and_separated_forms_are_found(g, lang, text, concept):
+    assert concept in g.concept_ids(text, lang)
+
+
+def test_straight_and_typographic_apostrophes_match_alike(g):
+    for text in ("le joueur qui a l’initiative", "le joueur qui a l'initiative"):
+        (m,) = [m for m in g.find(text, "fr") if m.concept == "initiative"]
+        assert m.surface == "initiative" and text[m.start:m.end] == m.surface
+
+
+def test_words_inside_other_words_are_not_matches(g):
+    # "start" must not be found in "restart", nor "room" in "bathroom".
+    assert g.concept_ids("restart the bathroom", "en") == set()
+
+
+def test_plain_venture_is_not_venture_into_undercity(g):
+    found = g.concept_ids("dich in das Verlies vorzuwagen (nicht, dich in Undercity vorzuwagen)",
+                          "de")
+    assert {"venture", "venture_into_undercity"} <= found
+    assert "venture_into_undercity" not in g.concept_ids("dich in das Verlies vorzuwagen", "de")
+
+
+def test_names_kept_in_english(g):
+    assert g.get("undercity").keep_english and g.get("secret_entrance").keep_english
+    assert not g.get("dungeon").keep_english
+    assert g.get("secret_entrance").term("ru") == "Secret Entrance"
+    assert "secret_entrance" in g.concept_ids("vers Entrée secrète (la première salle)", "fr")
+    assert "secret_entrance" in g.concept_ids("в Secret Entrance (первую комнату)", "ru")
+
+
+def test_english_left_in_a_translation_is_found_only_when_asked(g):
+    text = "un membro della squadra prende l'iniziativa (and ventures into Undercity)"
+    assert "venture_into_undercity" not in g.concept_ids(text, "it")
+    english = [m for m in g.find(text, "it", also=("en",)) if m.concept == "venture_into_undercity"]
+    assert [(m.lang, m.surface) for m in english] == [("en", "ventures into Undercity")]
+
+
+def test_get_unknown_concept_names_it(g):
+    with pytest.raises(KeyError, match="no_such"):
+        g.get("no_such")
+
+
+def test_a_concept_missing_a_language_is_a_clear_error(tmp_path):
+    bad = tmp_path / "glossary.yaml"
+    bad.write_text("concepts:\n  - id: orphan\n    terms:\n      en: [orphan]\n", encoding="utf-8")
+    with pytest.raises(KbError, match=r"orphan: no term in ru, it, fr, de, es"):
+        glossary.load(bad)
+
+
+def test_a_bad_id_is_a_clear_error(tmp_path):
+    bad = tmp_path / "glossary.yaml"
+    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
+    bad.write_text(f"concepts:\n  - id: Bad-Id\n    terms:\n{terms}", encoding="utf-8")
+    with pytest.raises(KbError, match="not snake_case"):
+        glossary.load(bad)
