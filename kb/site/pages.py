@@ -20,6 +20,8 @@ from kb.site.paths import rel, root_of
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "site_templates"
 TITLE_CHARS = 90
+#: The home page names a language's cards when it has at most this many (else only counts).
+FEW_CARDS = 12
 
 
 def environment(ui: str) -> Environment:
@@ -133,7 +135,7 @@ def _present(site: SiteData) -> list[str]:
 def render_tree(site: SiteData, ui: str, out: Path, counts: dict) -> int:
     """Write the tree of UI language ``ui`` under ``out``; the English home also at the root."""
     env = environment(ui)
-    common = {"site": site, "counts": counts, "present": _present(site)}
+    common = {"site": site, "counts": counts, "present": _present(site), "few_cards": FEW_CARDS}
     written = 0
     for template, key, context in pages(site):
         _write(env, template, f"{ui}/{key}", ui, key, {**common, **context}, out)

@@ -9,27 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.build import build
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-CORPUS = ROOT / "rulings"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-
-# A ruling whose text holds markup and a card name with an event handler: both must show as text.
-HOSTILE_CARD = 'Chasseur <img src=x onerror="window.__pwned=1">'
-HOSTILE_TEXT = ("Un joueur qui a l’initiative peut la prendre à nouveau <script>window.__pwned=2"
-                "</script> et cela le fait s’aventurer dans Undercity <b>sans</b> désignation.")
-
-
-def build_site(corpus: Path, out: Path) -> Path:
-    cwd = os.getcwd()
-    os.chdir(corpus.parent)  # source paths in the pages are relative to the working folder
-    try:
-        build([corpus.name], out)
-    finally:
-        os.chdir(cwd)
-    return out / "site"
+from site_helpers import CHROMEDRIVER, CHROMIUM, CORPUS, HOSTILE_CARD, HOSTILE_TEXT, \
+    browser_missing, build_site
 
 
 @pytest.fixture(scope="session")
@@ -48,11 +29,6 @@ def hostile_site(tmp_path_factory) -> Path:
     (base / "rulings" / "fr-hostile.txt").write_text(
         f"{HOSTILE_CARD}\n\n10/06/2022\n\n{HOSTILE_TEXT}\n", encoding="utf-8")
     return build_site(base / "rulings", base / "_build")
-
-
-def browser_missing() -> str | None:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    return f"not installed: {', '.join(missing)}" if missing else None
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import pytest
 
 from kb.site.paths import slug
 
-from conftest import HOSTILE_CARD, HOSTILE_TEXT
+from site_helpers import HOSTILE_CARD, HOSTILE_TEXT
 
 # One query per ruling language, with the exact phrase of the ruling it must find. Some words
 # are inflected differently from the corpus (командной зоне / командную зону).

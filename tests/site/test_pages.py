@@ -13,7 +13,7 @@ import pytest
 
 from kb.languages import LANGUAGES, UI_LANGUAGES
 
-from conftest import HOSTILE_CARD, HOSTILE_TEXT
+from site_helpers import HOSTILE_CARD, HOSTILE_TEXT
 
 
 def parse(path: Path):

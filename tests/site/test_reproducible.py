@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from conftest import CORPUS, build_site
+from site_helpers import CORPUS, build_site
 
 
 def files(site):

@@ -10,7 +10,7 @@ from pathlib import Path
 from kb import parse
 from kb.site import search_index as si
 
-from conftest import CORPUS
+from site_helpers import CORPUS
 
 
 def seed_docs() -> list[dict]:
