@@ -33,6 +33,7 @@ import statistics
 import unicodedata
 from dataclasses import dataclass, field
 
+import numpy as np
 import sqlite_utils
 
 from kb import cards, store
@@ -201,35 +202,46 @@ def cluster(units: list[Unit], scorer: Scorer) -> tuple[list[list[int]], list[li
     """Average-linkage clustering under the one-unit-per-language constraint.
 
     Returns the clusters (lists of unit indexes, each sorted) and the pairwise score matrix.
+    Cluster-to-cluster sums are kept in numpy arrays, so each merge costs O(k²) array work.
     """
     n = len(units)
-    matrix = [[0.0] * n for _ in range(n)]
+    matrix = np.zeros((n, n))
     for i in range(n):
         for j in range(i + 1, n):
             if units[i].lang != units[j].lang:
-                matrix[i][j] = matrix[j][i] = scorer.score(units[i], units[j])[0]
-    clusters = [[i] for i in range(n)]
+                matrix[i, j] = matrix[j, i] = scorer.score(units[i], units[j])[0]
+    langs = sorted({u.lang for u in units})
+    masks = np.array([1 << langs.index(u.lang) for u in units], dtype=np.int64)
+    sums = matrix.copy()
+    vetoed = (matrix <= 0.0)  # a contrast veto (or same language) between any two members
+    sizes = np.ones(n)
+    alive = np.ones(n, dtype=bool)
+    # Ties go to content (unit keys), never to file order: rank units by key.
+    rank = np.argsort(np.argsort([u.key for u in units]))
+    first = rank.astype(float)
+    members = [[i] for i in range(n)]
     while True:
-        best = None
-        for x in range(len(clusters)):
-            langs_x = {units[i].lang for i in clusters[x]}
-            for y in range(x + 1, len(clusters)):
-                if langs_x & {units[j].lang for j in clusters[y]}:
-                    continue
-                pairs = [matrix[i][j] for i in clusters[x] for j in clusters[y]]
-                if min(pairs) <= 0.0:  # a contrast veto between any two members
-                    continue
-                mean = sum(pairs) / len(pairs)
-                # Ties go to content (unit keys), never to file order.
-                tie = min(units[i].key for i in clusters[x] + clusters[y])
-                if mean >= THRESHOLD and (best is None or (mean, tie) > (best[0], best[1])):
-                    best = (mean, tie, x, y)
-        if best is None:
+        mean = sums / np.outer(sizes, sizes)
+        ok = (alive[:, None] & alive[None, :] & ~vetoed
+              & ((masks[:, None] & masks[None, :]) == 0) & (mean >= THRESHOLD))
+        np.fill_diagonal(ok, False)
+        if not ok.any():
             break
-        _, _, x, y = best
-        clusters[x] = sorted(clusters[x] + clusters[y])
-        del clusters[y]
-    return clusters, matrix
+        best = np.where(ok, mean, -1.0).max()
+        ties = np.argwhere(ok & (mean == best))
+        x, y = min(ties, key=lambda t: (min(first[t[0]], first[t[1]]), max(first[t[0]], first[t[1]])))
+        x, y = int(min(x, y)), int(max(x, y))
+        sums[x, :] += sums[y, :]
+        sums[:, x] += sums[:, y]
+        vetoed[x, :] |= vetoed[y, :]
+        vetoed[:, x] |= vetoed[:, y]
+        masks[x] |= masks[y]
+        sizes[x] += sizes[y]
+        first[x] = min(first[x], first[y])
+        alive[y] = False
+        members[x] = sorted(members[x] + members[y])
+        members[y] = []
+    return [members[i] for i in range(n) if alive[i]], matrix.tolist()
 
 
 def signature(units: list[Unit]) -> tuple[str, ...]:
@@ -300,7 +312,7 @@ def _memberships(group, units, matrix, group_of, index_of, scorer) -> list[Membe
         unit = units[i]
         others = [j for j in mine if j != i]
         score = round(sum(matrix[i][j] for j in others) / len(others), 4) if others else None
-        rival = _best_rival(i, units, matrix, group_of, group)
+        rival = _best_rival(i, units, matrix, group_of, group, index_of)
         evidence = {
             "concepts": sorted(unit.concepts & set(group.signature)),
             "missing": sorted(set(group.signature) - unit.concepts),
@@ -340,11 +352,11 @@ def _partial_of(unit: Unit, groups, own: Aligned) -> list[str]:
     return sorted(found)
 
 
-def _best_rival(i, units, matrix, group_of, group) -> dict | None:
+def _best_rival(i, units, matrix, group_of, group, index_of) -> dict | None:
     """The other group this unit resembles most (mean similarity to its units), if any."""
     best = None
     for other in {id(g): g for g in group_of.values() if g is not group}.values():
-        scores = [matrix[i][units.index(u)] for u in other.units if u.lang != units[i].lang]
+        scores = [matrix[i][index_of[id(u)]] for u in other.units if u.lang != units[i].lang]
         if not scores:
             continue
         mean = round(sum(scores) / len(scores), 4)
