@@ -75,8 +75,8 @@ def load(db) -> SiteData:
     groups = _groups(db, rulings, by_id)
     examples = _examples(db)
     for group in groups:
-        group["examples"] = examples.get(group["id"], [])
-    rules = _rules(groups)
+        group["examples"] = [run for run in examples if str(run.get("group")) == group["id"]]
+    rules = _rules(groups, examples)
     concepts = _concepts()
     findings = _findings(db)
     if findings is not None:
@@ -150,23 +150,24 @@ def _rule_key(number: str) -> tuple:
                  for part in re.split(r"[.\s]+", str(number)) if part)
 
 
-def _examples(db) -> dict[str, list[dict]]:
+def _examples(db) -> list[dict]:
+    """Every stored example run, JSON columns decoded, by id."""
     if "example_runs" not in db.table_names():
-        return {}
-    per_group: dict[str, list[dict]] = {}
+        return []
+    runs = []
     for row in db.query("SELECT * FROM example_runs ORDER BY id"):
         run = dict(row)
-        for key in ("steps", "rules"):
+        for key in ("steps", "rules", "initial"):
             if isinstance(run.get(key), str):
                 try:
                     run[key] = json.loads(run[key])
                 except ValueError:
                     pass
-        per_group.setdefault(str(run.get("group")), []).append(run)
-    return per_group
+        runs.append(run)
+    return runs
 
 
-def _rules(groups: list[dict]) -> dict[str, dict]:
+def _rules(groups: list[dict], examples: list[dict]) -> dict[str, dict]:
     registry = _optional("kb.core.registry")
     known = getattr(registry, "RULES", {}) if registry else {}
     rules: dict[str, dict] = {}
@@ -175,10 +176,10 @@ def _rules(groups: list[dict]) -> dict[str, dict]:
     for group in groups:
         for number in group["rules"]:
             rules.setdefault(str(number), _rule(str(number), None))["groups"].append(group)
-        for run in group["examples"]:
-            for number in run.get("rules") or []:
-                if str(number) in rules:
-                    rules[str(number)]["examples"].append(run)
+    for run in examples:  # a rule's examples: those of its rulings and its own
+        for number in run.get("rules") or []:
+            if str(number) in rules:
+                rules[str(number)]["examples"].append(run)
     return dict(sorted(rules.items(), key=lambda item: _rule_key(item[0])))
 
 
@@ -215,14 +216,11 @@ def _concepts() -> list[dict] | None:
 
 
 def _findings(db) -> list[dict] | None:
+    """The translator findings the check stage stored (accepted ones left out); None before."""
     check = _optional("kb.check")
-    if check is None:
+    if check is None or "findings" not in db.table_names():
         return None
-    runner = next((getattr(check, name) for name in ("run", "findings", "run_checks")
-                   if callable(getattr(check, name, None))), None)
-    if runner is None:
-        return None
-    found = [f if isinstance(f, dict) else _as_dict(f) for f in runner(db)]
+    found = [f if isinstance(f, dict) else _as_dict(f) for f in check.findings(db)]
     return sorted(found, key=lambda f: (str(f.get("group")), str(f.get("lang")),
                                         str(f.get("check")), str(f.get("message"))))
 

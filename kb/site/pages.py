@@ -34,7 +34,9 @@ def environment(ui: str) -> Environment:
         ui=ui, languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
         language_name=lambda code: i18n.language_name(code, ui),
         date=lambda iso: i18n.date(iso, ui), number=lambda n: i18n.number(n, ui),
-        number_on=number_on, excerpt=excerpt, step_text=lambda step: step_text(step, ui),
+        number_on=number_on, excerpt=excerpt,
+        describe_step=lambda step: describe_step(step, ui),
+        describe_state=lambda state: describe_state(state, ui),
         in_reader_lang=lambda group: next((m for m in group["members"] if m["lang"] == ui), None),
     )
     return env
@@ -97,20 +99,24 @@ def excerpt(text: str, limit: int = TITLE_CHARS) -> str:
     return flat if len(flat) <= limit else flat[:limit].rsplit(" ", 1)[0] + "…"
 
 
-def step_text(step, ui: str) -> str:
-    """One step of an example run in the reader's language, as the examples stage writes it."""
+def describe_step(step, ui: str) -> dict:
+    """One step of an example run in the reader's language: event, log, state, refused."""
     try:
-        from kb.examples import describe  # written by the examples stage when it lands
+        from kb import example_text
+    except ImportError:  # the examples stage has not landed: show the raw step
+        example_text = None
+    if example_text is not None and isinstance(step, dict):
+        return example_text.describe_step(step, ui)
+    return {"event": json.dumps(step, ensure_ascii=False, sort_keys=True), "log": [],
+            "state": [], "refused": None}
+
+
+def describe_state(state, ui: str) -> list[str]:
+    try:
+        from kb import example_text
     except ImportError:
-        describe = None
-    if describe is not None:
-        return describe(step, ui)
-    if isinstance(step, dict):
-        for key in ("text", "message", "description", "event"):
-            if isinstance(step.get(key), str):
-                return step[key]
-        return json.dumps(step, ensure_ascii=False, sort_keys=True)
-    return str(step)
+        return []
+    return example_text.describe_state(state, ui) if isinstance(state, dict) else []
 
 
 def pages(site: SiteData) -> list[tuple[str, str, dict]]:

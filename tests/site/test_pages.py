@@ -163,3 +163,23 @@ def test_ruling_texts_and_card_names_are_data_never_markup(hostile_site):
     assert any(text(a) == HOSTILE_CARD for a in doc.iter("a"))
     raw = page.read_text(encoding="utf-8")
     assert "<script>window" not in raw and "<img" not in raw
+
+
+def test_ruling_pages_show_their_examples_in_the_reader_language(seed_site, parsed):
+    ruling_pages = {n: d for n, d in parsed.items() if n.startswith("fr/ruling/")}
+    runs = {n: d.findall(".//article") for n, d in ruling_pages.items()}
+    runs = {n: [a for a in arts if "example" in (a.get("class") or "")] for n, arts in runs.items()}
+    assert all(runs.values()), [n for n, r in runs.items() if not r]
+    steps = [text(li) for arts in runs.values() for a in arts for li in a.iter("li")]
+    assert any("initiative" in s and "prend" in s for s in steps)  # French, from the catalogs
+    statuses = {a.get("class") for arts in runs.values() for a in arts}
+    assert statuses == {"example passed"}
+
+
+def test_findings_are_shown_on_the_report_and_their_ruling(seed_site, parsed):
+    report = parsed["en/consistency.html"]
+    rows = report.findall(".//table[@class='findings']/tbody/tr")
+    assert rows  # the seeds carry known translator problems (e.g. English left in a text)
+    on_pages = [li for n, d in parsed.items() if n.startswith("en/ruling/")
+                for ul in d.findall(".//ul[@class='findings']") for li in ul]
+    assert 0 < len(on_pages) <= len(rows)  # corpus-wide findings have no ruling page
