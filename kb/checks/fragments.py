@@ -66,8 +66,10 @@ def check(corpus: Corpus):
 
 
 def _fragments(corpus: Corpus, others: list[Member], member: Member):
-    kept = _kept_spans(corpus, member)
-    for run in _runs(member, kept):
+    key = ("fragment-runs", member.lang, member.text)
+    if key not in corpus.cache:  # a ruling shared by many cards is analysed once
+        corpus.cache[key] = list(_runs(member, _kept_spans(corpus, member)))
+    for run in corpus.cache[key]:
         start, end = run[0].start(), run[-1].end()
         excerpt = member.text[start:end]
         english = [w for w in run if classify(w.group(0), member.lang) == ENGLISH]

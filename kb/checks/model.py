@@ -69,7 +69,7 @@ class Member:
         return list(WORD.finditer(self.text))
 
 
-@dataclass
+@dataclass(eq=False)
 class Group:
     id: str
     members: list[Member]
@@ -78,11 +78,14 @@ class Group:
     def others(self, member: Member) -> list[Member]:
         """The translations of ``member``: one per other language (a ruling shared by several
         cards has one text per card, and counting each would outvote the other languages)."""
+        return [m for lang, m in self._first_per_language.items() if lang != member.lang]
+
+    @cached_property
+    def _first_per_language(self) -> dict[str, Member]:
         first: dict[str, Member] = {}
         for m in self.members:
-            if m.lang != member.lang:
-                first.setdefault(m.lang, m)
-        return list(first.values())
+            first.setdefault(m.lang, m)
+        return first
 
 
 @dataclass
@@ -90,6 +93,7 @@ class Corpus:
     groups: list[Group]
     glossary: object | None = None  # kb.glossary.Glossary when available
     _matches: dict = field(default_factory=dict, repr=False)
+    cache: dict = field(default_factory=dict, repr=False)  # for checks' per-text results
 
     @cached_property
     def members(self) -> list[Member]:
@@ -104,10 +108,12 @@ class Corpus:
         """Glossary matches in the member's text, its own language's terms and English ones."""
         if self.glossary is None:
             return []
-        if member.id not in self._matches:
+        # Keyed by text: a ruling shared by many cards is matched once.
+        key = (member.lang, member.text)
+        if key not in self._matches:
             also = ("en",) if member.lang != "en" else ()
-            self._matches[member.id] = self.glossary.find(member.text, member.lang, also)
-        return self._matches[member.id]
+            self._matches[key] = self.glossary.find(member.text, member.lang, also)
+        return self._matches[key]
 
     def concept(self, concept_id: str):
         return self.glossary.get(concept_id)

@@ -76,8 +76,10 @@ def check(corpus: Corpus):
 
 
 def _numbers(corpus: Corpus, member: Member, others: list[Member]):
-    own = numbers(member.text, member.lang, _glossary_spans(corpus, member))
-    theirs = [numbers(o.text, o.lang, _glossary_spans(corpus, o)) for o in others]
+    own = _cached(corpus, "numbers", member, lambda: numbers(
+        member.text, member.lang, _glossary_spans(corpus, member)))
+    theirs = [_cached(corpus, "numbers", o, lambda o=o: numbers(
+        o.text, o.lang, _glossary_spans(corpus, o))) for o in others]
     for value, (start, end, digit) in own.items():
         if not any(value in t for t in theirs):
             said = sorted({v for t in theirs for v in t}, key=_order)
@@ -106,8 +108,16 @@ def _glossary_spans(corpus: Corpus, member: Member) -> list[tuple[int, int]]:
     return [(m.start, m.end) for m in corpus.matches(member)]
 
 
+def _cached(corpus: Corpus, kind: str, member: Member, compute):
+    """Per-text results: a ruling shared by many cards is analysed once."""
+    key = (kind, member.lang, member.text)
+    if key not in corpus.cache:
+        corpus.cache[key] = compute()
+    return corpus.cache[key]
+
+
 def _names(corpus: Corpus, member: Member, others: list[Member]):
-    sets = [_name_set(corpus, o) for o in others]
+    sets = [_cached(corpus, "names", o, lambda o=o: _name_set(corpus, o)) for o in others]
     candidates = sorted({n for s in sets for n in s})
     for name in candidates:
         count = sum(name in s for s in sets)

@@ -36,7 +36,7 @@ CHECKS = {
 QUOTES_FILE = Path(__file__).resolve().parent.parent / "quotes.toml"
 _PAIRS = [("«", "»"), ("„", "“"), ("„", "”"), ("“", "”"), ("”", "”"), ("‚", "‘"), ("‘", "’"),
           ("‹", "›"), ("»", "«"), ('"', '"')]
-_OPENERS = {o for o, _ in _PAIRS}
+_OPENER = re.compile("[" + re.escape("".join(sorted({o for o, _ in _PAIRS}))) + "]")
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])(['’])(?=[^\W\d_])")
 _NO_BREAK = "\u00a0\u202f"
 
@@ -58,7 +58,8 @@ def locale_quotes() -> dict[str, dict[str, tuple[str, str]]]:
             for lang, pairs in data.items()}
 
 
-def quotes(text: str) -> list[Quote]:
+@lru_cache(maxsize=8192)
+def quotes(text: str) -> tuple[Quote, ...]:
     """Quotations in ``text``: each opening mark paired with the nearest fitting closing mark.
 
     >>> [q.pair for q in quotes("Er sagt, dass er „die Initiative hat“.")]
@@ -66,14 +67,17 @@ def quotes(text: str) -> list[Quote]:
     """
     found: list[Quote] = []
     _scan(text, 0, len(text), 0, found)
-    return found
+    return tuple(found)
 
 
 def _scan(text: str, start: int, stop: int, depth: int, found: list[Quote]) -> None:
     i = start
-    while i < stop:
-        ch = text[i]
-        if ch in _OPENERS and _opens(text, i):
+    while True:
+        hit = _OPENER.search(text, i, stop)
+        if hit is None:
+            return
+        i = hit.start()
+        if _opens(text, i):
             close = _closing(text, i, stop)
             if close is not None:
                 end, pair = close
@@ -250,6 +254,8 @@ _SPANISH_SENTENCE = re.compile(r"[^.!?]*[?!]")
 
 
 def _inverted(member: Member):
+    if "?" not in member.text and "!" not in member.text:
+        return
     for m in _SPANISH_SENTENCE.finditer(member.text):
         mark = m.group(0)[-1]
         opening = "¿" if mark == "?" else "¡"
