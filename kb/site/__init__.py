@@ -38,12 +38,12 @@ def build(db, out: Path) -> dict:
         for ui in UI_LANGUAGES:
             written += pages.render_tree(site, ui, out, counts)
             advance(1)
-    # Numbered group by group, so one ruling's translations share a chunk of summaries.
-    docs = [(group, member) for group in site.groups for member in group["members"]]
+    docs = [(number, group, member) for number, group in enumerate(site.groups)
+            for member in group["members"]]
     figures = search_index.build(
-        [member for _, member in docs],
-        [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for group, member in docs],
-        out / "search")
+        [member for _, _, member in docs],
+        [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
+        out / "search", groups=[number for number, _, _ in docs])
     (out / "data").mkdir()
     (out / "data" / "rulings.json").write_text(export.to_json(db), encoding="utf-8")
     return {"pages": written, **figures}

@@ -45,6 +45,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buffer)
 
 
+@lru_cache(maxsize=4096)
 def date(iso: str, lang: str) -> str:
     """An ISO date written as ``lang`` writes it in running text (CLDR "long" format)."""
     try:

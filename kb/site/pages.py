@@ -9,6 +9,7 @@ HTML template: texts from the corpus are always data.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -24,17 +25,25 @@ TITLE_CHARS = 90
 FEW_CARDS = 12
 
 
-def environment(ui: str) -> Environment:
-    """A template environment speaking ``ui`` (gettext installed, autoescape on for HTML)."""
+@lru_cache(maxsize=1)
+def _environment() -> Environment:
+    """The one template environment: templates compile once, each tree sets its language."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
                       extensions=["jinja2.ext.i18n"], undefined=StrictUndefined,
-                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                      auto_reload=False)
+    env.globals.update(languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
+                       number_on=number_on, excerpt=excerpt)
+    return env
+
+
+def environment(ui: str) -> Environment:
+    """The environment speaking ``ui``: its gettext catalog and locale-aware helpers."""
+    env = _environment()
     env.install_gettext_translations(i18n.translations(ui), newstyle=True)
     env.globals.update(
-        ui=ui, languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
-        language_name=lambda code: i18n.language_name(code, ui),
+        ui=ui, language_name=lambda code: i18n.language_name(code, ui),
         date=lambda iso: i18n.date(iso, ui), number=lambda n: i18n.number(n, ui),
-        number_on=number_on, excerpt=excerpt,
         describe_step=lambda step: describe_step(step, ui),
         describe_state=lambda state: describe_state(state, ui),
         in_reader_lang=lambda group: next((m for m in group["members"] if m["lang"] == ui), None),
@@ -99,8 +108,19 @@ def excerpt(text: str, limit: int = TITLE_CHARS) -> str:
     return flat if len(flat) <= limit else flat[:limit].rsplit(" ", 1)[0] + "…"
 
 
+_STEPS: dict = {}
+
+
 def describe_step(step, ui: str) -> dict:
-    """One step of an example run in the reader's language: event, log, state, refused."""
+    """One step of an example run in the reader's language: event, log, state, refused.
+    Memoised per build: a run shows on its ruling's page and on each of its rules' pages."""
+    key = (id(step), ui)
+    if key not in _STEPS:
+        _STEPS[key] = (step, _describe_step(step, ui))  # keeps step alive: its id stays unique
+    return _STEPS[key][1]
+
+
+def _describe_step(step, ui: str) -> dict:
     try:
         from kb import example_text
     except ImportError:  # the examples stage has not landed: show the raw step
@@ -141,6 +161,7 @@ def _present(site: SiteData) -> list[str]:
 def render_tree(site: SiteData, ui: str, out: Path, counts: dict) -> int:
     """Write the tree of UI language ``ui`` under ``out``; the English home also at the root."""
     env = environment(ui)
+    _STEPS.clear()
     common = {"site": site, "counts": counts, "present": _present(site), "few_cards": FEW_CARDS}
     written = 0
     for template, key, context in pages(site):

@@ -30,7 +30,7 @@ from pathlib import Path
 B, K1 = 0.75, 1.2
 SHARD_BYTES = 12_000
 MAX_POSTINGS = 100
-DOCS_PER_CHUNK = 10
+DOCS_PER_CHUNK = 4
 SNIPPET = 180
 _WORD = re.compile(r"[^\W_]+")
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
@@ -73,14 +73,17 @@ def _form_terms(form: str, lang: str) -> tuple[str, ...]:
     return tuple(terms(form, lang))
 
 
-def build(docs: list[dict], urls: list[str], out: Path) -> dict:
+def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None = None) -> dict:
     """Write the index of the rulings ``docs`` under ``out`` (``search/``); return its figures.
 
-    ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree.
+    ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree and ``groups[i]`` the
+    number of its ruling group (results are collapsed to one per group before any document
+    summary is fetched); default: every document its own group.
     """
+    groups = list(range(len(docs))) if groups is None else groups
     postings, form_map = _postings(docs)
     out.mkdir(parents=True, exist_ok=True)
-    shards = _shards(form_map, postings)
+    shards = _shards(form_map, postings, groups)
     (out / "t").mkdir()
     for number, (_, body) in enumerate(shards):
         _write_js(out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
@@ -123,7 +126,8 @@ def _postings(docs: list[dict]):
     return postings, {form: sorted(keys) for form, keys in form_map.items()}
 
 
-def _shards(form_map: dict[str, list[str]], postings: dict) -> list[tuple[str, dict]]:
+def _shards(form_map: dict[str, list[str]], postings: dict,
+            groups: list[int]) -> list[tuple[str, dict]]:
     """Cut the sorted forms into shards of about SHARD_BYTES, each with its terms' postings."""
     shards, current, size = [], None, 0
     for form in sorted(form_map):
@@ -136,9 +140,10 @@ def _shards(form_map: dict[str, list[str]], postings: dict) -> list[tuple[str, d
         size += len(form.encode()) + sum(len(k) for k in form_map[form]) + 8
         for term in form_map[form]:
             if term not in body["p"] and term in postings:
-                flat = [v for doc, w in postings[term] for v in (doc, round(w, 4))]
+                # (document, its group, BM25 weight in thousandths), flattened.
+                flat = [v for doc, w in postings[term] for v in (doc, groups[doc], round(w * 1000))]
                 body["p"][term] = flat
-                size += len(term) + 12 * len(postings[term])
+                size += len(term) + 16 * len(postings[term])
     return shards
 
 

@@ -2,8 +2,9 @@
  *
  * The index (built by kb/site/search_index.py) is a set of small JavaScript files: a manifest
  * listing each shard's first word form, the shards (word form -> analysed terms, and each term's
- * best documents with their BM25 weight), and chunks of document summaries. A query loads the
- * manifest, the shard of each of its words and the chunks of its top results, as <script> tags:
+ * best documents with their ruling group and BM25 weight), and chunks of document summaries.
+ * A query loads the manifest, the shard of each of its words and the chunks of its top results,
+ * as <script> tags:
  * that works from file:// (where fetching JSON is blocked) and on any static host.
  * Every text from the index is inserted with textContent: ruling texts are data, never markup.
  */
@@ -91,16 +92,19 @@
     return Object.keys(found);
   }
 
+  /* Best document of each ruling group, groups ranked by the words they match (every word
+     first, as an AND query), then by BM25 score: one result per ruling, as kb search gives. */
   function rank(words, typing) {
-    var scores = {}, hits = {};
+    var scores = {}, hits = {}, groupOf = {};
     words.forEach(function (word, index) {
       var shard = data.shards[shardOf(word)];
       if (!shard) { return; }
       var best = {};
       termsOf(word, shard, typing && index === words.length - 1).forEach(function (term) {
         var postings = shard.p[term] || [];
-        for (var i = 0; i < postings.length; i += 2) {
-          var doc = postings[i], weight = postings[i + 1];
+        for (var i = 0; i < postings.length; i += 3) {
+          var doc = postings[i], weight = postings[i + 2];
+          groupOf[doc] = postings[i + 1];
           if (!(best[doc] >= weight)) { best[doc] = weight; }
         }
       });
@@ -109,24 +113,20 @@
         hits[doc] = (hits[doc] || 0) + 1;
       });
     });
-    /* Documents with every word first (as an AND query), then by BM25 score. */
-    return Object.keys(scores).map(Number).sort(function (a, b) {
+    var ranked = Object.keys(scores).map(Number).sort(function (a, b) {
       return (hits[b] - hits[a]) || (scores[b] - scores[a]) || (a - b);
     });
+    var seen = {}, top = [];
+    for (var i = 0; i < ranked.length && top.length < MAX_RESULTS; i++) {
+      var group = groupOf[ranked[i]];
+      if (!seen[group]) { seen[group] = true; top.push(ranked[i]); }
+    }
+    return top;
   }
 
   function docOf(number) {
     var per = data.manifest.docsPerChunk;
     return data.docs[Math.floor(number / per)][number % per];
-  }
-
-  function collapse(docs) {
-    var seen = {}, out = [];
-    docs.forEach(function (doc) {
-      var page = doc[0].split("#")[0];
-      if (!seen[page] && out.length < MAX_RESULTS) { seen[page] = true; out.push(doc); }
-    });
-    return out;
   }
 
   function search(query, typing) {
@@ -136,13 +136,11 @@
       words.forEach(function (w) { var s = shardOf(w); if (s >= 0) { shards[s] = true; } });
       return Promise.all(Object.keys(shards).map(function (s) { return load("t/" + s + ".js"); }))
         .then(function () {
-          /* Documents are numbered group by group, so the translations of one ruling share a
-             chunk; results are collapsed to one per ruling (its best-matching translation). */
-          var top = rank(words, typing).slice(0, 3 * MAX_RESULTS);
+          var top = rank(words, typing);
           var chunks = {};
           top.forEach(function (n) { chunks[Math.floor(n / data.manifest.docsPerChunk)] = true; });
           return Promise.all(Object.keys(chunks).map(function (c) { return load("d/" + c + ".js"); }))
-            .then(function () { return collapse(top.map(docOf)); });
+            .then(function () { return top.map(docOf); });
         });
     });
   }

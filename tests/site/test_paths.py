@@ -45,7 +45,7 @@ def test_rule_numbers_stay_readable():
 
 
 def test_relative_links():
-    assert rel("en/ruling/a.html", "en/card/b.html") == "../card/b.html"
+    assert rel("en/ruling/a.html", "en/card/b.html") == "../../en/card/b.html"
     assert rel("index.html", "en/index.html") == "en/index.html"
     assert rel("ru/index.html", "static/site.css") == "../static/site.css"
     assert root_of("index.html") == "" and root_of("de/rule/x.html") == "../../"
