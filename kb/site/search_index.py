@@ -45,7 +45,9 @@ def forms(text: str) -> list[str]:
 def key(form: str) -> str:
     """The folded form the index is keyed by, so a reader may type without accents or umlauts
     (keep in step with ``fold`` in search.js): umlauts spelled out, other marks dropped except
-    the breve, which makes й a letter of its own."""
+    the breve, which makes й a letter of its own. Not :func:`kb.analysis.fold`: that one
+    case-folds (ß -> ss), which JavaScript cannot repeat; this key only has to match the
+    browser's, the terms behind it come from the analysis itself."""
     spelled = form.translate(_UMLAUTS)
     decomposed = unicodedata.normalize("NFD", spelled)
     kept = "".join(ch for ch in decomposed
