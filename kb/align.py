@@ -114,13 +114,16 @@ def make_units(rows: list[dict], glossary: Glossary) -> list[Unit]:
     for row in rows:
         by_file[row["source"]] = max(by_file.get(row["source"], 0), row["position"])
     buckets: dict[tuple[str, str, int], list[dict]] = {}
-    for row in sorted(rows, key=lambda r: (r["lang"], normalize(r["text"]), r["source"],
-                                           r["position"])):
-        norm = normalize(row["text"])
+    cards_in: dict[tuple[str, str, int], set[str]] = {}
+    keyed = [(row["lang"], normalize(row["text"]), row["source"], row["position"], row)
+             for row in rows]
+    keyed.sort(key=lambda k: k[:4])
+    for lang, norm, _, _, row in keyed:
         copy = 0
-        while any(r["card_id"] == row["card_id"] for r in buckets.get((row["lang"], norm, copy), [])):
+        while row["card_id"] in cards_in.get((lang, norm, copy), ()):
             copy += 1
-        buckets.setdefault((row["lang"], norm, copy), []).append(row)
+        buckets.setdefault((lang, norm, copy), []).append(row)
+        cards_in.setdefault((lang, norm, copy), set()).add(row["card_id"])
     units = []
     for (lang, norm, copy), members in buckets.items():
         first = members[0]
@@ -167,7 +170,17 @@ class Scorer:
         """Similarity in [0, 1] of two units of different languages, and why."""
         if a.contrast and b.contrast and a.contrast != b.contrast:
             return 0.0, {"contrast": [sorted(a.contrast), sorted(b.contrast)]}
-        parts = {
+        parts = self._parts(a, b)
+        return self._total(a, b, parts), {k: round(v, 3) for k, v in parts.items()}
+
+    def value(self, a: Unit, b: Unit) -> float:
+        """:meth:`score` without the explanation (the clustering's hot path)."""
+        if a.contrast and b.contrast and a.contrast != b.contrast:
+            return 0.0
+        return self._total(a, b, self._parts(a, b))
+
+    def _parts(self, a: Unit, b: Unit) -> dict[str, float]:
+        return {
             "concepts": self._concepts(a, b),
             "length": self._length(a, b),
             "sentences": 1.0 if a.sentences == b.sentences else
@@ -175,12 +188,14 @@ class Scorer:
             "numbers": 1.0 if a.numbers == b.numbers else 0.0,
             "position": 1.0 - abs(a.relpos - b.relpos),
         }
+
+    def _total(self, a: Unit, b: Unit, parts: dict[str, float]) -> float:
         total = sum(WEIGHTS[k] * v for k, v in parts.items())
         if a.date != b.date:
             total *= 0.8  # an updated ruling may carry a new date; a hint, not a veto
         if bool(a.contrast) != bool(b.contrast):
             total *= 0.7  # one names a designation and the other none
-        return round(total, 4), {k: round(v, 3) for k, v in parts.items()}
+        return round(total, 4)
 
     def _concepts(self, a: Unit, b: Unit) -> float:
         union = a.concepts | b.concepts
@@ -198,28 +213,127 @@ class Scorer:
 # ---------------------------------------------------------------------------------------------
 # Clustering
 
-def cluster(units: list[Unit], scorer: Scorer) -> tuple[list[list[int]], list[list[float]]]:
+#: Up to this many units every pair is scored: average linkage over the whole corpus, exactly.
+ALL_PAIRS_LIMIT = 1000
+#: Above it, pairs are proposed by blocking keys (a number, a rare concept); a key shared by
+#: more units than this says too little about which ruling a text is and proposes nothing.
+KEY_LIMIT = 64
+
+
+def candidate_pairs(units: list[Unit]) -> list[tuple[int, int]] | None:
+    """Pairs of units (of different languages) worth scoring; None means every pair.
+
+    Translations keep their digits and name the same rare concepts, so two units sharing a
+    number or a rare concept are proposed. Units with no such key (no digits, only common
+    concepts: rulings printed on many cards) are few at any scale and are paired with each
+    other. A pair proposed by no key scores below :data:`THRESHOLD` in practice: with no concept
+    in common it cannot reach it at all.
+    """
+    if len(units) <= ALL_PAIRS_LIMIT:
+        return None
+    postings: dict[str, list[int]] = {}
+    for i, unit in enumerate(units):
+        for key in _block_keys(unit):
+            postings.setdefault(key, []).append(i)
+    pairs: set[tuple[int, int]] = set()
+    keyed = set()
+    for members in postings.values():
+        if len(members) > KEY_LIMIT:
+            continue
+        keyed.update(members)
+        pairs.update(_cross_pairs(units, members))
+    residual = [i for i in range(len(units)) if i not in keyed]
+    pairs.update(_cross_pairs(units, residual))
+    return sorted(pairs)
+
+
+def _block_keys(unit: Unit) -> list[str]:
+    return [f"n:{n}" for n in unit.numbers] + [f"c:{c}" for c in unit.concepts]
+
+
+def _cross_pairs(units: list[Unit], members: list[int]):
+    for a, i in enumerate(members):
+        for j in members[a + 1:]:
+            if units[i].lang != units[j].lang:
+                yield (i, j) if i < j else (j, i)
+
+
+def score_pairs(units: list[Unit], scorer: Scorer,
+                pairs: list[tuple[int, int]] | None) -> dict[int, dict[int, float]]:
+    """{i: {j: similarity}} for the given pairs (both directions); every pair when None."""
+    scores: dict[int, dict[int, float]] = {i: {} for i in range(len(units))}
+    if pairs is None:
+        pairs = list(_cross_pairs(units, list(range(len(units)))))
+    for i, j in pairs:
+        scores[i][j] = scores[j][i] = scorer.value(units[i], units[j])
+    return scores
+
+
+def components(n: int, scores: dict[int, dict[int, float]]) -> list[list[int]]:
+    """Units joined by a pair scoring at least :data:`THRESHOLD` (union-find).
+
+    Any merge needs one such pair across the two clusters, so clusters never span components:
+    clustering each component alone gives the same clusters as clustering the whole corpus.
+    """
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, row in scores.items():
+        for j, value in row.items():
+            if j > i and value >= THRESHOLD:
+                parent[root(i)] = root(j)
+    found: dict[int, list[int]] = {}
+    for i in range(n):
+        found.setdefault(root(i), []).append(i)
+    return list(found.values())
+
+
+def cluster(units: list[Unit], scorer: Scorer) -> tuple[list[list[int]], dict[int, dict[int, float]]]:
     """Average-linkage clustering under the one-unit-per-language constraint.
 
-    Returns the clusters (lists of unit indexes, each sorted) and the pairwise score matrix.
-    Cluster-to-cluster sums are kept in numpy arrays, so each merge costs O(k²) array work.
+    Returns the clusters (lists of unit indexes, each sorted) and the pairwise scores
+    ({i: {j: score}}, every pair up to :data:`ALL_PAIRS_LIMIT` units, else the proposed ones).
+    Each component of the pairs scoring above the threshold is clustered on its own.
     """
-    n = len(units)
+    scores = score_pairs(units, scorer, candidate_pairs(units))
+    # Ties go to content (unit keys), never to file order: rank units by key.
+    order = sorted(range(len(units)), key=lambda i: units[i].key)
+    rank = [0] * len(units)
+    for position, i in enumerate(order):
+        rank[i] = position
+    clusters = []
+    for component in components(len(units), scores):
+        if len(component) == 1:
+            clusters.append(component)
+            continue
+        for i in component:  # every pair inside a component is scored: linkage needs them all
+            for j in component:
+                if j > i and units[i].lang != units[j].lang and j not in scores[i]:
+                    scores[i][j] = scores[j][i] = scorer.value(units[i], units[j])
+        clusters += _link_component(units, component, scores, rank)
+    return sorted(clusters), scores
+
+
+def _link_component(units, component, scores, rank) -> list[list[int]]:
+    """Average linkage inside one component; cluster-to-cluster sums kept in numpy arrays."""
+    n = len(component)
     matrix = np.zeros((n, n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            if units[i].lang != units[j].lang:
-                matrix[i, j] = matrix[j, i] = scorer.score(units[i], units[j])[0]
-    langs = sorted({u.lang for u in units})
-    masks = np.array([1 << langs.index(u.lang) for u in units], dtype=np.int64)
+    for a, i in enumerate(component):
+        for b, j in enumerate(component):
+            matrix[a, b] = scores[i].get(j, 0.0)
+    langs = sorted({units[i].lang for i in component})
+    masks = np.array([1 << langs.index(units[i].lang) for i in component], dtype=np.int64)
     sums = matrix.copy()
     vetoed = (matrix <= 0.0)  # a contrast veto (or same language) between any two members
     sizes = np.ones(n)
     alive = np.ones(n, dtype=bool)
-    # Ties go to content (unit keys), never to file order: rank units by key.
-    rank = np.argsort(np.argsort([u.key for u in units]))
-    first = rank.astype(float)
-    members = [[i] for i in range(n)]
+    first = np.array([float(rank[i]) for i in component])
+    members = [[i] for i in component]
     while True:
         mean = sums / np.outer(sizes, sizes)
         ok = (alive[:, None] & alive[None, :] & ~vetoed
@@ -241,7 +355,7 @@ def cluster(units: list[Unit], scorer: Scorer) -> tuple[list[list[int]], list[li
         alive[y] = False
         members[x] = sorted(members[x] + members[y])
         members[y] = []
-    return [members[i] for i in range(n) if alive[i]], matrix.tolist()
+    return [members[a] for a in range(n) if alive[a]]
 
 
 def signature(units: list[Unit]) -> tuple[str, ...]:
@@ -268,25 +382,27 @@ def align(rows: list[dict], glossary: Glossary | None = None) -> list[Aligned]:
     glossary = glossary or load_glossary()
     units = make_units(rows, glossary)
     scorer = Scorer(units)
-    clusters, matrix = cluster(units, scorer)
+    clusters, scores = cluster(units, scorer)
     groups = []
     for indexes in clusters:
         members = [units[i] for i in indexes]
         sig = signature(members)
         groups.append(Aligned(members, sig, fingerprint(sig)))
     _assign_ids(groups, link)
-    index_of = {id(u): i for i, u in enumerate(units)}
-    group_of = {index_of[id(u)]: g for g in groups for u in g.units}
+    context = _Context(units, scores, groups, every_pair=len(units) <= ALL_PAIRS_LIMIT)
     for group in groups:
-        group.memberships = _memberships(group, units, matrix, group_of, index_of, scorer)
+        group.memberships = _memberships(group, context, scorer)
     return sorted(groups, key=group_order)
 
 
 def _assign_ids(groups: list[Aligned], link) -> None:
     """``<primary rule or 'unlinked'>-<fingerprint>``; twins get -2, -3 by content order."""
     taken: dict[str, int] = {}
+    rules_of: dict[tuple[str, ...], list] = {}  # thousands of groups share a few signatures
     for group in sorted(groups, key=lambda g: (g.fingerprint, min(u.key for u in g.units))):
-        rules = link.rules_for(group.signature)
+        if group.signature not in rules_of:
+            rules_of[group.signature] = link.rules_for(group.signature)
+        rules = rules_of[group.signature]
         base = f"{rules[0].rule if rules else 'unlinked'}-{group.fingerprint}"
         taken[base] = taken.get(base, 0) + 1
         group.id = base if taken[base] == 1 else f"{base}-{taken[base]}"
@@ -305,14 +421,40 @@ def _rule_key(number: str) -> tuple:
                  for p in number.split(".") if p and p[0].isdigit())
 
 
-def _memberships(group, units, matrix, group_of, index_of, scorer) -> list[Membership]:
+class _Context:
+    """What memberships are judged against: the scores, the groups, who is in which."""
+
+    def __init__(self, units: list[Unit], scores, groups: list[Aligned], every_pair: bool):
+        self.units, self.scores, self.groups, self.every_pair = units, scores, groups, every_pair
+        self.index_of = {id(u): i for i, u in enumerate(units)}
+        self.group_of = {self.index_of[id(u)]: g for g in groups for u in g.units}
+        self.by_concept: dict[str, list[Aligned]] = {}
+        for group in groups:
+            for concept in group.signature:
+                self.by_concept.setdefault(concept, []).append(group)
+
+    def score(self, i: int, j: int) -> float:
+        return self.scores[i].get(j, 0.0)
+
+    def rivals(self, i: int, own: Aligned) -> list[Aligned]:
+        """Groups to compare unit ``i`` with: all of them, or those it was scored against."""
+        if self.every_pair:
+            candidates = {id(g): g for g in self.group_of.values()}
+        else:
+            candidates = {id(self.group_of[j]): self.group_of[j] for j in self.scores[i]}
+        candidates.pop(id(own), None)
+        return list(candidates.values())
+
+
+def _memberships(group: Aligned, ctx: _Context, scorer: Scorer) -> list[Membership]:
     out = []
-    mine = [index_of[id(u)] for u in group.units]
+    units = ctx.units
+    mine = [ctx.index_of[id(u)] for u in group.units]
     for i in mine:
         unit = units[i]
         others = [j for j in mine if j != i]
-        score = round(sum(matrix[i][j] for j in others) / len(others), 4) if others else None
-        rival = _best_rival(i, units, matrix, group_of, group, index_of)
+        score = round(sum(ctx.score(i, j) for j in others) / len(others), 4) if others else None
+        rival = _best_rival(i, group, ctx)
         evidence = {
             "concepts": sorted(unit.concepts & set(group.signature)),
             "missing": sorted(set(group.signature) - unit.concepts),
@@ -330,7 +472,7 @@ def _memberships(group, units, matrix, group_of, index_of, scorer) -> list[Membe
             evidence["alone"] = True
             # Alone, but every concept it mentions is in a group that lacks its language: it
             # may be a partial translation of that ruling. Report it; do not force it in.
-            partial = _partial_of(unit, group_of.values(), group)
+            partial = _partial_of(unit, ctx, group)
             if partial:
                 evidence["partial_of"] = partial
                 weak = True
@@ -339,11 +481,15 @@ def _memberships(group, units, matrix, group_of, index_of, scorer) -> list[Membe
     return out
 
 
-def _partial_of(unit: Unit, groups, own: Aligned) -> list[str]:
+def _partial_of(unit: Unit, ctx: _Context, own: Aligned) -> list[str]:
     """Ids of other groups without ``unit``'s language whose signature holds all its concepts."""
+    if not unit.concepts:
+        return []
+    # Only groups whose signature names the unit's rarest concept can hold all of its concepts.
+    rarest = min(unit.concepts, key=lambda c: (len(ctx.by_concept.get(c, ())), c))
     found = {}
-    for other in groups:
-        if other is own or unit.lang in {u.lang for u in other.units} or not unit.concepts:
+    for other in ctx.by_concept.get(rarest, ()):
+        if other is own or unit.lang in {u.lang for u in other.units}:
             continue
         contrast = {c for u in other.units for c in u.contrast}
         if unit.concepts <= set(other.signature) and not (unit.contrast and contrast
@@ -352,11 +498,12 @@ def _partial_of(unit: Unit, groups, own: Aligned) -> list[str]:
     return sorted(found)
 
 
-def _best_rival(i, units, matrix, group_of, group, index_of) -> dict | None:
+def _best_rival(i: int, own: Aligned, ctx: _Context) -> dict | None:
     """The other group this unit resembles most (mean similarity to its units), if any."""
     best = None
-    for other in {id(g): g for g in group_of.values() if g is not group}.values():
-        scores = [matrix[i][index_of[id(u)]] for u in other.units if u.lang != units[i].lang]
+    lang = ctx.units[i].lang
+    for other in ctx.rivals(i, own):
+        scores = [ctx.score(i, ctx.index_of[id(u)]) for u in other.units if u.lang != lang]
         if not scores:
             continue
         mean = round(sum(scores) / len(scores), 4)
