@@ -74,16 +74,27 @@ def test_concurrent_build_is_refused_with_a_clear_message(project):
     assert lock.exists()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores folder permissions")
-def test_read_only_output_folder(tmp_path):
-    parent = tmp_path / "ro"
-    parent.mkdir()
-    parent.chmod(0o555)
-    try:
-        result = run_kb("build", ROOT / "rulings", "--out", parent / "out", cwd=tmp_path)
-    finally:
-        parent.chmod(0o755)
-    assert result.returncode == 2 and "cannot write the output folder" in result.stderr
+def _mount_tmpfs(mount: Path, options: str) -> None:
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(mount)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A folder nobody may write: a read-only tmpfs (root ignores permission bits)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    _mount_tmpfs(folder, "ro,size=64k")
+    yield folder
+    subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_read_only_output_folder(tmp_path, read_only_folder):
+    result = run_kb("build", ROOT / "rulings", "--out", read_only_folder / "out", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().endswith("cannot write the output folder: Read-only file system")
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 @pytest.fixture
@@ -91,9 +102,7 @@ def tiny_disk(tmp_path):
     """A 64 KiB tmpfs: room for a lock file, not for a build."""
     mount = tmp_path / "tiny"
     mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
-                      capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here (needs root)")
+    _mount_tmpfs(mount, "size=64k")
     yield mount
     subprocess.run(["umount", str(mount)], check=True)
 
