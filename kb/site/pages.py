@@ -19,7 +19,15 @@ from kb.site import i18n
 from kb.site.data import SiteData, number_on
 from kb.site.paths import rel, root_of
 
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "site_templates"
+
+
+def _templates_dir() -> Path:
+    """``site_templates/`` of a source checkout, else the copy installed as ``kb/site_templates``."""
+    checkout = Path(__file__).resolve().parents[2] / "site_templates"
+    return checkout if checkout.is_dir() else Path(__file__).resolve().parents[1] / "site_templates"
+
+
+TEMPLATES = _templates_dir()
 TITLE_CHARS = 90
 #: The home page names a language's cards when it has at most this many (else only counts).
 FEW_CARDS = 12
