@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -10,7 +11,8 @@ from babel.messages.pofile import read_po
 from kb.languages import LANGUAGES
 from kb.site import i18n
 
-ROOT = i18n.LOCALE_DIR.parent.parent
+# The checkout holding babel.cfg and the templates (kb itself may be an installed copy).
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
