@@ -7,7 +7,7 @@ like) whose game consequences the model does not follow further. Targets are
 chosen when the ability is put on the stack (:func:`target_options`); every
 other choice is asked of the chooser as the ability resolves.
 
-Simplifications (documented in docs/core.md): the Secret Entrance search finds a
+Simplifications (documented in the README, "The executable core"): the Secret Entrance search finds a
 basic land whenever the library is not empty; cards are counts, not names,
 except the creature put onto the battlefield by Throne of the Dead Three and
 the card cast from Mad Wizard's Lair, which the chooser names.
