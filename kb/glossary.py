@@ -27,6 +27,7 @@ from kb.languages import UI_LANGUAGES
 GLOSSARY_FILE = Path(__file__).with_name("glossary.yaml")
 _GAP = re.compile(r"~(\d+)")
 _ID = re.compile(r"[a-z][a-z0-9_]*")
+_FOUND_CACHE = 200_000
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class Concept:
 class Glossary:
     concepts: list[Concept]
     _regex: dict = field(default_factory=dict, repr=False)
+    #: (text, lang, also) -> matches: stages ask again for texts earlier stages matched.
+    _found: dict = field(default_factory=dict, repr=False)
 
     @cached_property
     def by_id(self) -> dict[str, Concept]:
@@ -85,29 +88,94 @@ class Glossary:
         concepts may overlap ("take the initiative" holds "initiative"); matches of one
         concept never do.
         """
+        key = (text, lang, also)
+        cached = self._found.get(key)
+        if cached is None:
+            cached = self._find(text, lang, also)
+            if len(self._found) >= _FOUND_CACHE:
+                self._found.clear()
+            self._found[key] = cached
+        return list(cached)
+
+    def _find(self, text: str, lang: str, also: tuple[str, ...]) -> tuple[Match, ...]:
         found: list[Match] = []
+        lowered = text.lower()
+        # Offsets in the lowercased text are offsets in the text unless lowering changed a length.
+        aligned = len(lowered) == len(text)
         for concept in self.concepts:
             spans: list[Match] = []
             for code in (lang, *also):
-                regex = self._compiled(concept, code)
+                regex, needles = self._compiled(concept, code)
                 if regex is None:
                     continue
+                if not needles:
+                    matches = regex.finditer(text)
+                elif not any(n in lowered for n in needles):
+                    continue  # most concepts are absent from a text: ruled out cheaply
+                elif aligned:
+                    matches = _matches_at(regex, text, _positions(lowered, needles))
+                else:
+                    matches = regex.finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code)
-                          for m in regex.finditer(text)]
+                          for m in matches]
             found += _non_overlapping(spans)
-        return sorted(found, key=lambda m: (m.start, -m.end, m.concept))
+        return tuple(sorted(found, key=lambda m: (m.start, -m.end, m.concept)))
 
     def concept_ids(self, text: str, lang: str, also: tuple[str, ...] = ()) -> set[str]:
         return {m.concept for m in self.find(text, lang, also)}
 
     def _compiled(self, concept: Concept, lang: str):
+        """(regex or None, needles): the needles are literal lowercase parts one of which any
+        match contains; empty when some pattern has none (then the regex always runs)."""
         key = (concept.id, lang)
         if key not in self._regex:
             patterns = concept.patterns(lang)
-            self._regex[key] = (re.compile("|".join(f"(?:{compile_pattern(p)})" for p in
-                                                    sorted(patterns, key=len, reverse=True)),
-                                           re.IGNORECASE) if patterns else None)
+            regex = (re.compile("|".join(f"(?:{compile_pattern(p)})" for p in
+                                         sorted(patterns, key=len, reverse=True)),
+                                re.IGNORECASE) if patterns else None)
+            needles = [_needle(p) for p in patterns]
+            self._regex[key] = (regex, () if not all(needles) else tuple(set(needles)))
         return self._regex[key]
+
+
+def _positions(lowered: str, needles: tuple[str, ...]) -> list[int]:
+    """Where any needle starts in the lowercased text, in order."""
+    found = set()
+    for needle in needles:
+        at = lowered.find(needle)
+        while at >= 0:
+            found.add(at)
+            at = lowered.find(needle, at + 1)
+    return sorted(found)
+
+
+def _matches_at(regex, text: str, positions: list[int]):
+    """What ``regex.finditer(text)`` yields, trying only ``positions``.
+
+    Every alternative of a concept's regex starts with one of its needles, so a match can only
+    start where a needle does; like finditer, a match resumes the scan at its end.
+    """
+    end = 0
+    for at in positions:
+        if at < end:
+            continue
+        m = regex.match(text, at)
+        if m:
+            yield m
+            end = m.end() if m.end() > at else at + 1
+
+
+def _needle(pattern: str) -> str:
+    """The literal start of a pattern's first word, lowercased ('' if it has none).
+
+    Letters match case-insensitively and ' matches ’ too, so only the part before any
+    apostrophe is literal; re's IGNORECASE and str.lower agree on the letters of our patterns.
+    """
+    words = [w for w in pattern.split() if not _GAP.fullmatch(w)]
+    if not words:
+        return ""
+    literal = re.split("['’]", words[0].rstrip("*"))[0]
+    return literal.lower()
 
 
 def _non_overlapping(spans: list[Match]) -> list[Match]:

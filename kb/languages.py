@@ -52,9 +52,27 @@ def detect(text: str) -> Detection:
     >>> detect("10/06/2022").lang is None
     True
     """
-    if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
-        return Detection(None, 0.0, ())
-    values = _detector().compute_language_confidence_values(text)
+    return detect_many([text])[0]
+
+
+def detect_many(texts: list[str]) -> list[Detection]:
+    """:func:`detect` for many texts at once, on every core (lingua's parallel batch call)."""
+    enough = [i for i, text in enumerate(texts) if sum(ch.isalpha() for ch in text) >= MIN_LETTERS]
+    out = [Detection(None, 0.0, ())] * len(texts)
+    if not enough:
+        return out
+    detector = _detector()
+    batch = [texts[i] for i in enough]
+    if len(batch) == 1:  # no thread pool for one text
+        results = [detector.compute_language_confidence_values(batch[0])]
+    else:
+        results = detector.compute_language_confidence_values_in_parallel(batch)
+    for i, values in zip(enough, results):
+        out[i] = _decision(values)
+    return out
+
+
+def _decision(values) -> Detection:
     ranked = tuple((v.language.iso_code_639_1.name.lower(), v.value) for v in values)
     lang, confidence = ranked[0]
     decided = lang in LANGUAGES and confidence >= MIN_CONFIDENCE
