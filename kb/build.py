@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -69,7 +70,18 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
         finally:
             if ctx.db is not None:
                 ctx.db.close()
+        _sync(ctx.db_path)
     return ctx.timings
+
+
+def _sync(path: Path) -> None:
+    """Flush the store to disk before it is swapped in (stages wrote it unsynced)."""
+    if path.is_file():
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 _OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}
@@ -127,4 +139,7 @@ def parse_stage(ctx: BuildContext) -> None:
 
 def store_stage(ctx: BuildContext) -> None:
     ctx.db = store.open_db(ctx.db_path)
+    # The store is in the staged folder: a build that dies is thrown away whole, so SQLite
+    # need not sync each transaction; build() syncs the file once before the swap.
+    ctx.db.execute("PRAGMA synchronous = OFF")
     store.store_files(ctx.db, ctx.files)

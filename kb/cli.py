@@ -6,6 +6,7 @@ are kept for bugs only.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -50,7 +51,9 @@ def cli():
               show_default=True, help="Output folder: rulings.db, index/ and site/ go here.")
 @click.option("--lang", help="State the language of every file (ru, it, fr, de, es) "
               "instead of detecting it.")
-def build(corpus, out, lang):
+@click.option("--timings-json", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the seconds each stage took to this file, as JSON.")
+def build(corpus, out, lang, timings_json):
     """Build the store, search index and site from ruling files.
 
     CORPUS is any number of ruling files or folders (searched for *.txt); default ./rulings.
@@ -62,6 +65,9 @@ def build(corpus, out, lang):
 
     timings = run_build(list(corpus) or None, out, lang)
     total = sum(timings.values())
+    if timings_json:
+        timings_json.write_text(json.dumps({"stages": timings, "total": total}, indent=1) + "\n",
+                                encoding="utf-8")
     click.echo(f"built {out} in {total:.2f}s ({', '.join(f'{k} {v:.2f}s' for k, v in timings.items())})",
                err=True)
 
