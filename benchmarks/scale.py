@@ -1,0 +1,192 @@
+"""Scale benchmark: full `kb build` of synthetic corpora at 1k, 10k and 100k rulings.
+
+For each size it generates the corpus (:mod:`benchmarks.synth`, cached in the work folder),
+runs ``kb build --timings-json`` as a subprocess and reports:
+
+- wall time and peak memory (the child's max RSS, from ``os.wait4``);
+- time per stage (from the build's own timings);
+- pages per second (HTML pages in ``site/`` over the build's wall time);
+- grouping precision/recall (pairwise, over rulings) against ``expected.json``;
+- Pagefind's indexing time over the site we produced (``python -m pagefind``, output elsewhere
+  so our site stays as built);
+- with ``--incremental``: the time of a rebuild after one file changed, against the full build.
+
+Then the goals, each met or missed and by how much: growth of the build time <= 11x per 10x
+data, the largest build faster than Pagefind indexing its site, peak memory < 2 GB.
+
+    python benchmarks/scale.py [--sizes 1000 10000 100000] [--work /tmp/kb-scale]
+                               [--no-pagefind] [--incremental] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import synth  # noqa: E402
+
+GROWTH_GOAL = 11.0
+MEMORY_GOAL = 2 * 1024 ** 3
+
+
+def run(command: list[str], cwd: Path) -> tuple[float, int, int]:
+    """Run ``command``; return (wall seconds, peak RSS bytes of that child, exit status)."""
+    started = time.perf_counter()
+    with open(cwd / "build.log", "ab") as log:
+        child = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=log)
+        _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - started, usage.ru_maxrss * 1024, child.returncode
+
+
+def kb_build(folder: Path, out: str = "_build") -> dict:
+    timings = folder / f"{out}.timings.json"
+    wall, rss, status = run([sys.executable, "-m", "kb", "build", "rulings", "--out", out,
+                             "--timings-json", str(timings)], folder)
+    if status != 0:
+        raise SystemExit(f"kb build failed in {folder} (status {status}); see {folder}/build.log")
+    stages = json.loads(timings.read_text(encoding="utf-8"))["stages"]
+    return {"wall": wall, "rss": rss, "stages": stages}
+
+
+def grouping_quality(folder: Path, out: str = "_build") -> tuple[float, float]:
+    """Pairwise precision and recall of the stored groups against expected.json."""
+    import sqlite3
+
+    expected = json.loads((folder / "expected.json").read_text(encoding="utf-8"))["groups"]
+    with sqlite3.connect(folder / out / "rulings.db") as conn:
+        predicted = {rid.rsplit("/", 1)[-1]: group for rid, group in
+                     conn.execute("SELECT ruling_id, group_id FROM memberships")}
+    both = Counter((expected[k], predicted.get(k)) for k in expected)
+    true_pos = sum(n * (n - 1) // 2 for (_, g), n in both.items() if g is not None)
+    return (true_pos / max(1, _pairs(predicted.values())),
+            true_pos / max(1, _pairs(expected.values())))
+
+
+def _pairs(labels) -> int:
+    return sum(n * (n - 1) // 2 for n in Counter(labels).values())
+
+
+def pagefind(site: Path, scratch: Path) -> float:
+    """Wall seconds of Pagefind indexing ``site`` (its index written to ``scratch``)."""
+    shutil.rmtree(scratch, ignore_errors=True)
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site), "--output-path",
+                    str(scratch), "--silent"], check=True)
+    return time.perf_counter() - started
+
+
+def incremental(folder: Path, full_wall: float) -> dict:
+    """Change one ruling file, rebuild, and time it; then restore the file."""
+    victim = sorted((folder / "rulings").glob("*.txt"))[len(list((folder / "rulings").glob("*.txt"))) // 2]
+    original = victim.read_bytes()
+    victim.write_bytes(original.replace(b"\n\n", b"\n\n\n", 1))  # a blank line more: same rulings
+    try:
+        figures = kb_build(folder)
+    finally:
+        victim.write_bytes(original)
+    return {"file": victim.name, "wall": figures["wall"], "share": figures["wall"] / full_wall,
+            "stages": figures["stages"]}
+
+
+def measure(size: int, work: Path, with_pagefind: bool, with_incremental: bool) -> dict:
+    folder = work / f"n{size}"
+    if not (folder / "expected.json").is_file():
+        shutil.rmtree(folder, ignore_errors=True)
+        synth.generate(folder, size)
+    shutil.rmtree(folder / "_build", ignore_errors=True)  # a full build, nothing to reuse
+    figures = kb_build(folder)
+    site = folder / "_build" / "site"
+    pages = sum(1 for _ in site.rglob("*.html"))
+    precision, recall = grouping_quality(folder)
+    rulings = json.loads((folder / "expected.json").read_text(encoding="utf-8"))["summary"]
+    result = {"size": size, "rulings": rulings["rulings"], "files": rulings["cards"] * 5,
+              **figures, "pages": pages, "pages_per_s": pages / figures["wall"],
+              "precision": precision, "recall": recall}
+    if with_pagefind:
+        result["pagefind"] = pagefind(site, folder / "pagefind-out")
+    if with_incremental:
+        result["incremental"] = incremental(folder, figures["wall"])
+    return result
+
+
+def report(results: list[dict]) -> list[str]:
+    lines = []
+    stages = list(results[0]["stages"])
+    head = f"{'rulings':>8} {'wall s':>8} {'peak MB':>8} {'pages':>7} {'pages/s':>8} " \
+           f"{'prec':>6} {'recall':>6} {'pagefind s':>10}  " + " ".join(f"{s:>8}" for s in stages)
+    lines.append(head)
+    for r in results:
+        pf = f"{r['pagefind']:10.1f}" if "pagefind" in r else f"{'-':>10}"
+        lines.append(f"{r['rulings']:8d} {r['wall']:8.1f} {r['rss'] / 2**20:8.0f} {r['pages']:7d} "
+                     f"{r['pages_per_s']:8.0f} {r['precision']:6.3f} {r['recall']:6.3f} {pf}  "
+                     + " ".join(f"{r['stages'].get(s, 0):8.2f}" for s in stages))
+    for r in results:
+        if "incremental" in r:
+            inc = r["incremental"]
+            lines.append(f"incremental at {r['rulings']}: one file changed ({inc['file']}): "
+                         f"{inc['wall']:.1f}s = {100 * inc['share']:.1f}% of the full build")
+    lines.append("")
+    lines += goals(results)
+    return lines
+
+
+def goals(results: list[dict]) -> list[str]:
+    out = []
+    for small, big in zip(results, results[1:]):
+        factor = (big["wall"] / small["wall"]) / (big["rulings"] / small["rulings"]) * 10
+        out.append(_goal(f"growth {small['rulings']} -> {big['rulings']}: {factor:.1f}x per 10x "
+                         f"(goal <= {GROWTH_GOAL:.0f}x)", factor <= GROWTH_GOAL,
+                         f"{factor / GROWTH_GOAL:.2f}x the goal"))
+    largest = results[-1]
+    if "pagefind" in largest:
+        ratio = largest["wall"] / largest["pagefind"]
+        out.append(_goal(f"build of {largest['rulings']} in {largest['wall']:.1f}s vs Pagefind "
+                         f"{largest['pagefind']:.1f}s (goal: faster)", ratio < 1,
+                         f"{ratio:.2f}x Pagefind's time"))
+    peak = max(r["rss"] for r in results)
+    out.append(_goal(f"peak memory {peak / 2**20:.0f} MB (goal < {MEMORY_GOAL / 2**20:.0f} MB)",
+                     peak < MEMORY_GOAL, f"{peak / MEMORY_GOAL:.2f}x the goal"))
+    for r in results:
+        if "incremental" in r and r["rulings"] >= 100_000:
+            share = r["incremental"]["share"]
+            out.append(_goal(f"incremental rebuild at {r['rulings']}: {100 * share:.1f}% of a full "
+                             "build (goal < 5%)", share < 0.05, f"{share / 0.05:.1f}x the goal"))
+    return out
+
+
+def _goal(text: str, met: bool, by: str) -> str:
+    return f"{'MET   ' if met else 'MISSED'} {text}" + ("" if met else f"; missed by {by}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
+    parser.add_argument("--work", type=Path, default=Path("/tmp/kb-scale"))
+    parser.add_argument("--no-pagefind", action="store_true")
+    parser.add_argument("--incremental", action="store_true")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    results = []
+    for size in args.sizes:
+        results.append(measure(size, args.work, not args.no_pagefind, args.incremental))
+        print(f"... {size} rulings: {results[-1]['wall']:.1f}s", file=sys.stderr, flush=True)
+    print("\n".join(report(results)))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
