@@ -209,3 +209,53 @@ def test_store_tables_with_foreign_keys_and_readback(tmp_path, seeds):
     assert align.find_group(db, "999.9-" + read[0]["fingerprint"])["id"] == read[0]["id"]
     evidence = json.loads(next(db["memberships"].rows)["evidence"])
     assert {"concepts", "missing", "extra", "with"} <= set(evidence)
+
+
+def numbered_cards(tmp_path: Path, cards: int) -> list[Path]:
+    """Every seed file under ``cards`` card names; rulings 3, 5 and 8 name the card's number,
+    so they are one group per card, and the others are shared by all cards."""
+    paths = []
+    for seed in sorted((Path(__file__).parent.parent / "rulings").glob("*.txt")):
+        if seed.name.startswith("it-"):
+            continue  # it and fr name the same card; one file per language per card
+        card, rulings = read_seed(seed)
+        for k in range(1, cards + 1):
+            texts = [(date, f"{k:04d}: {text}" if i in (3, 5, 8) else text)
+                     for i, (date, text) in enumerate(rulings, start=1)]
+            paths.append(write_file(tmp_path, f"{k}-{seed.name}", f"{card} {k}", texts))
+    return paths
+
+
+def test_blocking_keys_give_the_all_pairs_grouping(tmp_path, monkeypatch):
+    _, rows = stored_rows(tmp_path, numbered_cards(tmp_path, 6))
+    every_pair = partition(align.align(rows))
+    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)  # force the blocked path
+    blocked = align.align(rows)
+    assert partition(blocked) == every_pair
+    # 7 shared rulings + 3 per card, each in the four languages of the files.
+    assert len(blocked) == 7 + 3 * 6
+    for group in blocked:
+        numbers = {m.ruling["text"][:4] for m in group.memberships if m.ruling["text"][0].isdigit()}
+        assert len(numbers) <= 1 and len({m.ruling["lang"] for m in group.memberships}) == 4
+
+
+def test_candidate_pairs_keep_every_same_number_pair_and_skip_most_others(tmp_path, monkeypatch):
+    _, rows = stored_rows(tmp_path, numbered_cards(tmp_path, 5))
+    units = align.make_units(rows, load_glossary())
+    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    monkeypatch.setattr(align, "KEY_LIMIT", 12)
+    pairs = align.candidate_pairs(units)
+    assert all(units[i].lang != units[j].lang and i < j for i, j in pairs)
+    # A card's numbered units are all proposed with each other...
+    numbered = [i for i, u in enumerate(units) if u.numbers]
+    for i in numbered:
+        for j in numbered:
+            if i < j and units[i].numbers == units[j].numbers and units[i].lang != units[j].lang:
+                assert (i, j) in pairs
+    # ...and far fewer pairs are scored than all of them.
+    every = sum(1 for i in range(len(units)) for j in range(i + 1, len(units))
+                if units[i].lang != units[j].lang)
+    assert len(pairs) < every / 2
+    # Units without a usable key (the shared ones: common concepts only) meet each other.
+    shared = [i for i, u in enumerate(units) if not u.numbers]
+    assert any(i in shared and j in shared for i, j in pairs)

@@ -92,3 +92,39 @@ def test_unwritable_disk_is_a_clear_error_and_keeps_nothing_half_written(tmp_pat
     assert "cannot write the" in line and ("Read-only" in line or "No space" in line or "full" in line)
     assert not (bad_disk / "out").exists()
     assert not list(bad_disk.glob(".out.tmp-*"))
+
+
+HOSTILE_NAMES = ["../../outside", "a/b", "..", "Chasseur vengeur", "CHASSEUR VENGEUR",
+                 "chasseur vengeur", "Chasseur " + "très " * 800 + "long", "con", "x\\y:z*?"]
+
+
+def test_hostile_card_names_give_safe_distinct_files_inside_the_site(tmp_path):
+    seed = (ROOT / "rulings" / "fr-chasseur-vengeur.txt").read_text(encoding="utf-8")
+    corpus = tmp_path / "rulings"
+    corpus.mkdir()
+    for i, name in enumerate(HOSTILE_NAMES):
+        (corpus / f"fr-{i}.txt").write_text(name + "\n" + seed.split("\n", 1)[1], encoding="utf-8")
+    result = run_kb("build", "--out", tmp_path / "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    site = (tmp_path / "out" / "site").resolve()
+    # Nothing was written outside the output folder, whatever the names said.
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.lock", "out", "rulings"]
+    files = [p for p in site.rglob("*") if p.is_file()]
+    for path in files:
+        assert path.resolve().is_relative_to(site)
+        assert len(path.name.encode()) <= 255 and "\x00" not in str(path)
+    # One page per card in each interface language, none shared, even between names that differ
+    # only in case (a case-insensitive disk would otherwise merge them).
+    card_pages = [p for p in files if p.parent.name == "card" and p.parent.parent.name == "en"]
+    assert len(card_pages) == len(HOSTILE_NAMES)
+    assert len({p.name.lower() for p in card_pages}) == len(HOSTILE_NAMES)
+
+
+def test_a_nul_in_a_card_name_is_a_clear_error(tmp_path):
+    seed = (ROOT / "rulings" / "fr-chasseur-vengeur.txt").read_text(encoding="utf-8")
+    (tmp_path / "fr-nul.txt").write_text("Chasseur\x00vengeur\n" + seed.split("\n", 1)[1],
+                                         encoding="utf-8")
+    result = run_kb("build", "fr-nul.txt", "--out", tmp_path / "out", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "fr-nul.txt:1: NUL character in a text file"
+    assert not (tmp_path / "out").exists()

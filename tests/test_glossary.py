@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from kb import glossary, parse
 from kb.errors import KbError
@@ -114,3 +115,36 @@ def test_a_bad_id_is_a_clear_error(tmp_path):
     bad.write_text(f"concepts:\n  - id: Bad-Id\n    terms:\n{terms}", encoding="utf-8")
     with pytest.raises(KbError, match="not snake_case"):
         glossary.load(bad)
+
+
+def _scan_everything(g, text: str, lang: str, also: tuple[str, ...]) -> list[tuple]:
+    """The matcher without its shortcuts: every concept's regex run over the whole text."""
+    found = []
+    for concept in g.concepts:
+        spans = []
+        for code in (lang, *also):
+            regex, _ = g._compiled(concept, code)
+            if regex is not None:
+                spans += [glossary.Match(concept.id, m.start(), m.end(), m.group(0), code)
+                          for m in regex.finditer(text)]
+        found += glossary._non_overlapping(spans)
+    return sorted((m.start, -m.end, m.concept, m.surface, m.lang) for m in found)
+
+
+def _surfaces(g) -> list[str]:
+    words = {p.replace("*", "").replace("'", "’") for c in g.concepts for lang in UI_LANGUAGES
+             for p in c.patterns(lang) if "~" not in p}
+    return sorted(words)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_shortcuts_find_exactly_what_scanning_finds(g, data):
+    pieces = st.one_of(st.sampled_from(_surfaces(g)), st.text(max_size=6),
+                       st.sampled_from([" ", "’", "'", "-", "İ", "ẞ", "ß", "K", "\u0301"]))
+    text = "".join(data.draw(st.lists(pieces, max_size=12)))
+    text = data.draw(st.sampled_from([text, text.upper(), text.title()]))
+    lang = data.draw(st.sampled_from(UI_LANGUAGES))
+    expected = _scan_everything(g, text, lang, ("en",))
+    assert sorted((m.start, -m.end, m.concept, m.surface, m.lang)
+                  for m in g.find(text, lang, also=("en",))) == expected
