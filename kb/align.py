@@ -610,18 +610,26 @@ def weak_report(groups: list[Aligned]) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Reading
 
-def groups(db: sqlite_utils.Database) -> list[dict]:
+def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict]:
     """The stored groups, in a stable order, each {id, rules, fingerprint, signature, members}.
 
     ``members`` are ruling rows (lang, card, card_identity, english_name, text, date, source,
     line, score, weak, evidence), ordered by language then card. ``rules`` lists the linked
     Comprehensive Rules numbers, most specific first (empty before the link stage ran).
+    ``ids`` restricts the answer to those groups (and the reading to their rows).
     """
     if "groups" not in db.table_names():
         return []
+    where, params = "", []
+    if ids is not None:
+        if not ids:
+            return []
+        where, params = f" IN ({', '.join('?' * len(ids))})", list(ids)
     rules: dict[str, list[str]] = {}
     if "group_rules" in db.table_names():
-        for row in db.query("SELECT group_id, rule FROM group_rules ORDER BY group_id, rank"):
+        sql = "SELECT group_id, rule FROM group_rules"
+        sql += f" WHERE group_id{where}" if where else ""
+        for row in db.query(sql + " ORDER BY group_id, rank", params):
             rules.setdefault(row["group_id"], []).append(row["rule"])
     members: dict[str, list[dict]] = {}
     sql = """
@@ -629,14 +637,14 @@ def groups(db: sqlite_utils.Database) -> list[dict]:
                ci.identity AS card_identity, ci.english_name, ci.known AS card_known
         FROM memberships m JOIN rulings r ON r.id = m.ruling_id
         JOIN cards c ON c.id = r.card_id LEFT JOIN card_identities ci ON ci.card_id = c.id
-    """
-    for row in db.query(sql):
+    """ + (f" WHERE m.group_id{where}" if where else "")
+    for row in db.query(sql, params):
         row = dict(row)
         row["evidence"] = json.loads(row["evidence"] or "{}")
         row["weak"] = bool(row["weak"])
         members.setdefault(row.pop("group_id"), []).append(row)
     out = []
-    for g in db.query("SELECT * FROM groups"):
+    for g in db.query("SELECT * FROM groups" + (f" WHERE id{where}" if where else ""), params):
         mine = sorted(members.get(g["id"], []),
                       key=lambda r: (_lang_order(r["lang"]), r["card"], r["source"], r["position"]))
         out.append({"id": g["id"], "fingerprint": g["fingerprint"],
@@ -649,8 +657,14 @@ def find_group(db: sqlite_utils.Database, key: str) -> dict | None:
     """The group whose id is ``key``, or whose fingerprint ends ``key`` (rule prefix ignored).
 
     Data that names a group (examples) keeps working when a group's primary rule changes.
+    Only the matching groups' rows are read (the store may hold 100,000 rulings).
     """
+    if "groups" not in db.table_names():
+        return None
     fp = key.rsplit("-", 1)[-1] if "-" in key else key
-    everything = groups(db)
-    exact = [g for g in everything if g["id"] == key]
-    return (exact or [g for g in everything if g["fingerprint"] == fp] or [None])[0]
+    exact = [row["id"] for row in db.query("SELECT id FROM groups WHERE id = ?", [key])]
+    if exact:
+        return groups(db, exact)[0]
+    same_fp = [row["id"] for row in db.query("SELECT id FROM groups WHERE fingerprint = ?", [fp])]
+    found = groups(db, same_fp)
+    return found[0] if found else None
