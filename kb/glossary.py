@@ -97,6 +97,12 @@ class Glossary:
             self._found[key] = cached
         return list(cached)
 
+    def remember(self, text: str, lang: str, also: tuple[str, ...], matches) -> None:
+        """Take ``matches`` as what :meth:`find` returns for these arguments (matches an
+        earlier build stored with the same glossary)."""
+        if len(self._found) < _FOUND_CACHE:
+            self._found[(text, lang, tuple(also))] = tuple(matches)
+
     def _find(self, text: str, lang: str, also: tuple[str, ...]) -> tuple[Match, ...]:
         found: list[Match] = []
         lowered = text.lower()

@@ -85,6 +85,41 @@ def store_files(db: sqlite_utils.Database, files: list[ParsedFile]) -> None:
               "line": r.line} for f in files for r in f.rulings), batch_size=500)
 
 
+BASE_TABLES = ("cards", "sources", "rulings")
+
+
+def drop_derived(db: sqlite_utils.Database) -> None:
+    """Drop every table but the base ones: later stages create and fill theirs afresh, exactly
+    as in a build from nothing."""
+    derived = [t for t in db.table_names() if t not in BASE_TABLES]
+    db.execute("PRAGMA foreign_keys = OFF")  # children and parents go together
+    try:
+        with db.conn:
+            for table in derived:
+                db.execute(f"DROP TABLE [{table}]")
+    finally:
+        db.execute("PRAGMA foreign_keys = ON")
+
+
+def forget_sources(db: sqlite_utils.Database, paths: list[str]) -> None:
+    """Delete these files' rows, and every row of any table that refers to them."""
+    from kb.incremental import delete_with_dependents
+
+    with db.conn:
+        delete_with_dependents(db, "rulings", "source", paths)
+        delete_with_dependents(db, "sources", "path", paths)
+
+
+def forget_orphan_cards(db: sqlite_utils.Database) -> None:
+    """Delete cards no file names any more (a file renamed its card or was removed)."""
+    from kb.incremental import delete_with_dependents
+
+    orphans = [row["id"] for row in db.query(
+        "SELECT id FROM cards WHERE id NOT IN (SELECT card_id FROM sources)")]
+    with db.conn:
+        delete_with_dependents(db, "cards", "id", orphans)
+
+
 def rulings(db: sqlite_utils.Database, lang: str | None = None) -> list[dict]:
     """All rulings with their card name, in a stable order (language, card, position)."""
     where, params = ("WHERE r.lang = ?", [lang]) if lang else ("", [])

@@ -1,0 +1,148 @@
+"""Incremental builds: start from the previous store and redo only what changed files affect.
+
+A build records a *build key* in its store (table ``build_state``): a hash of everything besides
+the corpus that decides the output (the package's code and data files, the templates, the
+stated language). The next build into the same folder copies the previous ``rulings.db`` into
+its staged folder when the key matches, then compares each ruling file's SHA-256 with
+``sources.sha256``: only added or changed files are parsed and stored, removed files' rows are
+deleted, and every row that depended on a replaced row (memberships, concepts, ...: found by
+the store's foreign keys) goes with it. Later stages see the changed paths in
+``ctx.extra["changed_sources"]`` and may reuse what the previous build computed for the rest.
+
+The output is the same as a full build's: stages that cannot reuse recompute, and the test
+suite compares an incremental build with a full one row by row and byte by byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+from pathlib import Path
+
+import sqlite_utils
+
+import kb
+
+PACKAGE = Path(kb.__file__).resolve().parent
+TEMPLATES = PACKAGE.parent / "site_templates"
+STATE_TABLE = "build_state"
+_CODE_SUFFIXES = {".py", ".yaml", ".yml", ".toml", ".json", ".po", ".mo", ".pot", ".html",
+                  ".css", ".js", ".txt"}
+
+
+def build_key(lang: str | None) -> str:
+    """A hash of what, besides the corpus, decides a build's output."""
+    digest = hashlib.sha256(f"kb {kb.__version__} lang={lang or ''}\n".encode())
+    for root in (PACKAGE, TEMPLATES):
+        if not root.is_dir():
+            continue
+        for path in sorted(p for p in root.rglob("*") if p.is_file()
+                           and p.suffix in _CODE_SUFFIXES and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def reuse_store(previous: Path, work_db: Path, key: str) -> bool:
+    """Copy the previous build's store into the staged folder if it was built with ``key``."""
+    if not previous.is_file():
+        return False
+    try:
+        conn = sqlite3.connect(f"{previous.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            rows = conn.execute(f"SELECT value FROM {STATE_TABLE} WHERE key = 'build_key'").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:  # an unreadable or foreign store is simply not reused
+        return False
+    if not rows or rows[0][0] != key:
+        return False
+    shutil.copyfile(previous, work_db)
+    return True
+
+
+def record(db: sqlite_utils.Database, key: str) -> None:
+    """Write the build key into the store (the last thing a build does to it)."""
+    db[STATE_TABLE].insert({"key": "build_key", "value": key}, pk="key", replace=True)
+
+
+def changed_sources(db: sqlite_utils.Database, hashes: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(added or changed paths, removed paths), comparing ``{path: sha256}`` with the store."""
+    stored = ({row["path"]: row["sha256"] for row in db.query("SELECT path, sha256 FROM sources")}
+              if "sources" in db.table_names() else {})
+    changed = [path for path, sha in hashes.items() if stored.get(path) != sha]
+    removed = sorted(set(stored) - set(hashes))
+    return changed, removed
+
+
+def file_hashes(paths: list[str]) -> dict[str, str]:
+    """{path: sha256 of its bytes}; unreadable files are left out (the parser reports them)."""
+    out = {}
+    for path in paths:
+        try:
+            out[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError:
+            continue
+    return out
+
+
+def delete_with_dependents(db: sqlite_utils.Database, table: str, column: str,
+                           values: list[str]) -> None:
+    """Delete rows of ``table`` whose ``column`` is in ``values``, and every row that refers to
+    them through a declared foreign key, recursively (children first)."""
+    if not values or table not in db.table_names():
+        return
+    for child in db.table_names():
+        for fk in db[child].foreign_keys:
+            if fk.other_table == table and child != table:
+                keys = [row[0] for row in _select(db, table, fk.other_column, column, values)]
+                delete_with_dependents(db, child, fk.column, keys)
+    for chunk in _chunks(values):
+        db.execute(f"DELETE FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})",
+                   chunk)
+
+
+def _select(db, table: str, wanted: str, column: str, values: list[str]):
+    for chunk in _chunks(values):
+        yield from db.execute(f"SELECT [{wanted}] FROM [{table}] WHERE [{column}] IN "
+                              f"({', '.join('?' * len(chunk))})", chunk).fetchall()
+
+
+def _chunks(values: list, size: int = 500):
+    values = list(values)
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[str, str], list]:
+    """{(text, lang): [glossary matches]} of the previous build's unchanged rulings.
+
+    The alignment stage stored every ruling's matches (``also=("en",)``) in ``ruling_concepts``;
+    with the same build key the glossary is the same, so they need not be searched again.
+    A ruling with no row there had no match: it maps to an empty list.
+    """
+    from kb.glossary import Match
+
+    if "ruling_concepts" not in db.table_names():
+        return {}
+    out: dict[tuple[str, str], list] = {}
+    sql = """SELECT r.source, r.text, r.lang, rc.concept, rc.start, rc."end", rc.surface,
+                    rc.lang AS match_lang
+             FROM rulings r LEFT JOIN ruling_concepts rc ON rc.ruling_id = r.id
+             ORDER BY r.id"""
+    current, skip = None, False
+    for row in db.query(sql):
+        if row["source"] in changed:
+            continue
+        key = (row["text"], row["lang"])
+        if key != current:  # a text shared by many rulings is taken from its first one
+            current, skip = key, key in out
+            if not skip:
+                out[key] = []
+        if not skip and row["concept"] is not None:
+            out[key].append(Match(row["concept"], row["start"], row["end"], row["surface"],
+                                  row["match_lang"]))
+    for matches in out.values():
+        matches.sort(key=lambda m: (m.start, -m.end, m.concept))
+    return out

@@ -1,0 +1,117 @@
+"""Incremental builds: after a change, a rebuild that reuses the previous store gives exactly
+the output of a full build (same rows in every table, same site bytes), and redoes only the
+changed files."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kb import incremental
+from kb.build import build
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Columns that measure the machine, not the data (an example's run time).
+VOLATILE = {("example_runs", "seconds")}
+
+
+def rows(db_path: Path) -> dict[str, list[tuple]]:
+    """Every table's rows, sorted, without the volatile columns."""
+    out = {}
+    with sqlite3.connect(db_path) as conn:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            columns = [r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")
+                       if (table, r[1]) not in VOLATILE]
+            select = ", ".join(f"[{c}]" for c in columns)
+            out[table] = sorted(conn.execute(f"SELECT {select} FROM [{table}]").fetchall(),
+                                key=repr)
+    return out
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch):
+    """The seeds plus two more cards, built once; the working folder is the project."""
+    corpus = tmp_path / "rulings"
+    shutil.copytree(ROOT / "rulings", corpus)
+    for i, seed in enumerate(["de-unterkellersaeuberung.txt", "es-vidente-del-pasaje.txt"]):
+        name, rest = (ROOT / "rulings" / seed).read_text(encoding="utf-8").split("\n", 1)
+        (corpus / f"extra-{i}.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    build(["rulings"], "out")
+    return tmp_path
+
+
+def assert_same_as_full(project: Path, timings_reused: dict) -> None:
+    build(["rulings"], "full", reuse=False)
+    assert rows(project / "out" / "rulings.db") == rows(project / "full" / "rulings.db")
+    assert files(project / "out" / "site") == files(project / "full" / "site")
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_one_changed_ruling_gives_the_full_builds_output(project, monkeypatch):
+    edit(project / "rulings" / "fr-chasseur-vengeur.txt", "peut la prendre à nouveau",
+         "peut la reprendre à nouveau")
+    parsed = []
+    real = incremental.changed_sources
+
+    def spy(db, hashes):
+        found = real(db, hashes)
+        parsed.append(found)
+        return found
+    monkeypatch.setattr(incremental, "changed_sources", spy)
+    timings = build(["rulings"], "out")
+    assert parsed == [(["rulings/fr-chasseur-vengeur.txt"], [])]
+    assert_same_as_full(project, timings)
+
+
+def test_removed_renamed_and_added_files_give_the_full_builds_output(project):
+    (project / "rulings" / "extra-0.txt").unlink()
+    edit(project / "rulings" / "extra-1.txt", "Vidente del Pasaje II", "Vidente del Pasaje III")
+    shutil.copy(ROOT / "rulings" / "it-cacciatore-vendicatore.txt", project / "rulings" / "z.txt")
+    edit(project / "rulings" / "z.txt", "Cacciatore Vendicatore", "Cacciatore Nuovo")
+    timings = build(["rulings"], "out")
+    assert_same_as_full(project, timings)
+    with sqlite3.connect(project / "out" / "rulings.db") as conn:
+        cards = {r[0] for r in conn.execute("SELECT name FROM cards")}
+    assert "Vidente del Pasaje II" not in cards and "Cacciatore Nuovo" in cards
+
+
+def test_nothing_changed_reuses_everything_and_changes_nothing(project):
+    before = rows(project / "out" / "rulings.db")
+    build(["rulings"], "out")
+    assert rows(project / "out" / "rulings.db") == before
+
+
+def test_a_store_built_otherwise_is_not_reused(project):
+    key = incremental.build_key(None)
+    assert incremental.build_key("fr") != key
+    work = project / "copy.db"
+    assert incremental.reuse_store(project / "out" / "rulings.db", work, key)
+    assert not incremental.reuse_store(project / "out" / "rulings.db", project / "b.db", "other")
+    assert not incremental.reuse_store(project / "missing.db", project / "c.db", key)
+    (project / "junk.db").write_bytes(b"not a database")
+    assert not incremental.reuse_store(project / "junk.db", project / "d.db", key)
+
+
+def test_a_bad_file_is_still_reported_when_the_store_is_reused(project):
+    from kb.errors import KbError
+
+    text = "Carte\n\n31/02/2022\n\nUn joueur qui a actuellement l’initiative peut la prendre à nouveau.\n"
+    (project / "rulings" / "bad.txt").write_text(text, encoding="utf-8")
+    with pytest.raises(KbError) as caught:
+        build(["rulings"], "out")
+    assert "rulings/bad.txt:3:" in str(caught.value.problems[0])
