@@ -18,7 +18,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb import parse, store
+from kb import incremental, parse, store
 from kb.errors import KbError, Problem
 from kb.outdir import staged_output
 from kb.progress import progress
@@ -57,16 +57,28 @@ class BuildContext:
 
 
 def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
-          lang: str | None = None) -> dict[str, float]:
-    """Build ``out`` from the corpus paths; return the seconds each stage took."""
+          lang: str | None = None, reuse: bool = True) -> dict[str, float]:
+    """Build ``out`` from the corpus paths; return the seconds each stage took.
+
+    With ``reuse`` (the default) a previous build in ``out`` made by the same code and options
+    is the starting point: only changed ruling files are parsed and stored (see
+    :mod:`kb.incremental`); the output is the same as a full build's.
+    """
     files = corpus_files(corpus or [str(DEFAULT_CORPUS)])
+    key = incremental.build_key(lang)
     with staged_output(Path(out)) as work:
         ctx = BuildContext(corpus=files, work=work, lang=lang)
+        ctx.extra["reused"] = reuse and incremental.reuse_store(Path(out) / "rulings.db",
+                                                                 ctx.db_path, key)
+        if ctx.extra["reused"]:
+            ctx.extra["previous"] = Path(out)
         try:
             for name, target in STAGES:
                 started = time.perf_counter()
                 _run_stage(target, ctx, Path(out))
                 ctx.timings[name] = time.perf_counter() - started
+            if ctx.db is not None:
+                incremental.record(ctx.db, key)
         finally:
             if ctx.db is not None:
                 ctx.db.close()
@@ -133,8 +145,19 @@ def _resolve(target: str):
 
 
 def parse_stage(ctx: BuildContext) -> None:
-    with progress("parse", len(ctx.corpus)) as advance:
-        ctx.files = parse.parse_files(ctx.corpus, ctx.lang, progress=advance)
+    """Parse the corpus; on a reused store, only the files that are new or changed."""
+    todo = ctx.corpus
+    if ctx.extra.get("reused"):
+        db = store.open_db(ctx.db_path)
+        try:
+            changed, removed = incremental.changed_sources(db, incremental.file_hashes(ctx.corpus))
+        finally:
+            db.close()
+        ctx.extra["changed_sources"] = set(changed) | set(removed)
+        ctx.extra["removed_sources"] = removed
+        todo = changed
+    with progress("parse", len(todo)) as advance:
+        ctx.files = parse.parse_files(todo, ctx.lang, progress=advance) if todo else []
 
 
 def store_stage(ctx: BuildContext) -> None:
@@ -142,4 +165,13 @@ def store_stage(ctx: BuildContext) -> None:
     # The store is in the staged folder: a build that dies is thrown away whole, so SQLite
     # need not sync each transaction; build() syncs the file once before the swap.
     ctx.db.execute("PRAGMA synchronous = OFF")
+    if ctx.extra.get("reused"):
+        # What earlier stages found in unchanged rulings is worth keeping (concept matches);
+        # the rest is rebuilt from the base tables by the stages, as in a full build.
+        ctx.extra["previous_concepts"] = incremental.concept_matches(
+            ctx.db, ctx.extra["changed_sources"])
+        store.drop_derived(ctx.db)
+        store.forget_sources(ctx.db, sorted(ctx.extra["changed_sources"]))
     store.store_files(ctx.db, ctx.files)
+    if ctx.extra.get("reused"):
+        store.forget_orphan_cards(ctx.db)

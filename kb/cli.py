@@ -53,7 +53,9 @@ def cli():
               "instead of detecting it.")
 @click.option("--timings-json", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the seconds each stage took to this file, as JSON.")
-def build(corpus, out, lang, timings_json):
+@click.option("--full", is_flag=True, help="Build from nothing: do not start from the "
+              "previous build's store (by default only changed files are parsed again).")
+def build(corpus, out, lang, timings_json, full):
     """Build the store, search index and site from ruling files.
 
     CORPUS is any number of ruling files or folders (searched for *.txt); default ./rulings.
@@ -63,7 +65,7 @@ def build(corpus, out, lang, timings_json):
     """
     from kb.build import build as run_build
 
-    timings = run_build(list(corpus) or None, out, lang)
+    timings = run_build(list(corpus) or None, out, lang, reuse=not full)
     total = sum(timings.values())
     if timings_json:
         timings_json.write_text(json.dumps({"stages": timings, "total": total}, indent=1) + "\n",
