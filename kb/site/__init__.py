@@ -15,6 +15,8 @@ js), ``search/`` (index shards), ``data/rulings.json`` (the ``kb export json`` d
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
 import shutil
 from pathlib import Path
 
@@ -33,20 +35,56 @@ def build(db, out: Path) -> dict:
     site = site_data.load(db)
     counts = _counts(site)
     shutil.copytree(STATIC, out / "static")
-    written = 0
-    with progress("site", len(UI_LANGUAGES)) as advance:
-        for ui in UI_LANGUAGES:
-            written += pages.render_tree(site, ui, out, counts)
-            advance(1)
-    docs = [(number, group, member) for number, group in enumerate(site.groups)
-            for member in group["members"]]
-    figures = search_index.build(
-        [member for _, _, member in docs],
-        [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
-        out / "search", groups=[number for number, _, _ in docs])
-    (out / "data").mkdir()
-    (out / "data" / "rulings.json").write_text(export.to_json(db), encoding="utf-8")
+    rendering = _start_trees(site, out, counts)
+    try:
+        docs = [(number, group, member) for number, group in enumerate(site.groups)
+                for member in group["members"]]
+        figures = search_index.build(
+            [member for _, _, member in docs],
+            [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
+            out / "search", groups=[number for number, _, _ in docs])
+        (out / "data").mkdir()
+        (out / "data" / "rulings.json").write_text(export.to_json(db), encoding="utf-8")
+    finally:
+        written = rendering()  # wait for the workers even on failure: none outlives the build
     return {"pages": written, **figures}
+
+
+#: From this many rulings on, the UI trees are rendered by worker processes on every core
+#: while this process writes the search index and the data dump.
+PARALLEL_FROM = 2000
+_JOB: tuple | None = None
+
+
+def _start_trees(site, out: Path, counts: dict):
+    """Start rendering every UI tree; return a function waiting for it (-> pages written)."""
+    workers = min(len(UI_LANGUAGES), os.cpu_count() or 1)
+    if len(site.rulings) < PARALLEL_FROM or workers < 2 or "fork" not in mp.get_all_start_methods():
+        with progress("site", len(UI_LANGUAGES)) as advance:
+            written = 0
+            for ui in UI_LANGUAGES:
+                written += pages.render_tree(site, ui, out, counts)
+                advance(1)
+        return lambda: written
+    global _JOB
+    _JOB = (site, out, counts)  # forked workers inherit it: nothing is pickled but the language
+    pool = mp.get_context("fork").Pool(workers)
+    pending = pool.map_async(_render_tree, UI_LANGUAGES, chunksize=1)
+    pool.close()
+
+    def wait() -> int:
+        global _JOB
+        try:
+            return sum(pending.get())
+        finally:
+            pool.join()
+            _JOB = None
+    return wait
+
+
+def _render_tree(ui: str) -> int:
+    site, out, counts = _JOB
+    return pages.render_tree(site, ui, out, counts)
 
 
 def build_stage(ctx) -> None:
