@@ -44,7 +44,10 @@ def run(command: list[str], cwd: Path) -> tuple[float, int, int]:
     """Run ``command``; return (wall seconds, peak RSS bytes of that child, exit status)."""
     started = time.perf_counter()
     with open(cwd / "build.log", "ab") as log:
-        child = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=log)
+        # The checkout's code, whatever copy of kb is installed.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [
+            str(ROOT), os.environ.get("PYTHONPATH", "")]))}
+        child = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=log, env=env)
         _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     return time.perf_counter() - started, usage.ru_maxrss * 1024, child.returncode

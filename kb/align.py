@@ -581,11 +581,10 @@ def _lang_order(lang: str) -> int:
 def build_stage(ctx) -> None:
     """Pipeline stage: align the stored rulings and report weak memberships."""
     glossary = load_glossary()
-    for (text, lang), matches in ctx.extra.get("previous_concepts", {}).items():
+    for (text, lang), matches in ctx.extra.pop("previous_concepts", {}).items():
         glossary.remember(text, lang, ("en",), matches)  # an incremental build's unchanged texts
     groups = align(store.rulings(ctx.db), glossary)
     store_groups(ctx.db, groups, glossary)
-    ctx.extra["groups"] = groups
     for line in weak_report(groups):
         say(line)
 

@@ -175,3 +175,4 @@ def store_stage(ctx: BuildContext) -> None:
     store.store_files(ctx.db, ctx.files)
     if ctx.extra.get("reused"):
         store.forget_orphan_cards(ctx.db)
+    ctx.files = []  # in the store now; later stages read it from there (and memory is scarce)
