@@ -54,7 +54,7 @@ def environment(ui: str) -> Environment:
         date=lambda iso: i18n.date(iso, ui), number=lambda n: i18n.number(n, ui),
         describe_step=lambda step: describe_step(step, ui),
         describe_state=lambda state: describe_state(state, ui),
-        in_reader_lang=lambda group: next((m for m in group["members"] if m["lang"] == ui), None),
+        in_reader_lang=lambda group: in_reader_lang(group, ui),
     )
     return env
 
@@ -116,6 +116,20 @@ def excerpt(text: str, limit: int = TITLE_CHARS) -> str:
     return flat if len(flat) <= limit else flat[:limit].rsplit(" ", 1)[0] + "…"
 
 
+_FIRST_IN: dict = {}
+
+
+def in_reader_lang(group: dict, ui: str) -> dict | None:
+    """The group's first member in the reader's language, if any.
+
+    Remembered per group id: a ruling printed on thousands of cards has tens of thousands of
+    members, and every one of those cards' pages asks."""
+    key = (group["id"], ui)
+    if key not in _FIRST_IN:
+        _FIRST_IN[key] = next((m for m in group["members"] if m["lang"] == ui), None)
+    return _FIRST_IN[key]
+
+
 _STEPS: dict = {}
 
 
@@ -170,6 +184,7 @@ def render_tree(site: SiteData, ui: str, out: Path, counts: dict) -> int:
     """Write the tree of UI language ``ui`` under ``out``; the English home also at the root."""
     env = environment(ui)
     _STEPS.clear()
+    _FIRST_IN.clear()
     common = {"site": site, "counts": counts, "present": _present(site), "few_cards": FEW_CARDS}
     written = 0
     for template, key, context in pages(site):
