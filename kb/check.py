@@ -74,9 +74,12 @@ def _dedupe(found: list[Finding]) -> list[Finding]:
     for wider, narrower in (("untranslated-fragment", "english-term"),
                             ("untranslated-fragment", "untranslated-name"),
                             ("english-term", "untranslated-name")):
-        spans = [(f.ruling, f.start, f.end) for f in kept if f.check == wider]
+        spans: dict = {}  # by ruling: a corpus has thousands of findings of each kind
+        for f in kept:
+            if f.check == wider:
+                spans.setdefault(f.ruling, []).append((f.start, f.end))
         kept = [f for f in kept if f.check != narrower or not any(
-            r == f.ruling and s < f.end and f.start < e for r, s, e in spans)]
+            s < f.end and f.start < e for s, e in spans.get(f.ruling, ()))]
     return kept
 
 
