@@ -164,6 +164,16 @@ def analyze(text: str, lang: str, method: str = DEFAULT_METHOD,
 
     ``split=False`` leaves German compounds whole (query words do: the index has both).
     """
+    return list(_analyze(text, lang, method, split))
+
+
+@lru_cache(maxsize=4096)
+def _analyze(text: str, lang: str, method: str, split: bool) -> tuple[Token, ...]:
+    """Remembers recent texts: a ruling printed on many cards is indexed once per card."""
+    return tuple(_analyze_text(text, lang, method, split))
+
+
+def _analyze_text(text: str, lang: str, method: str, split: bool) -> list[Token]:
     stops = stopwords(lang)
     out: list[Token] = []
     pos = 0
