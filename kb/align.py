@@ -555,16 +555,28 @@ def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glo
             {"id": g.id, "fingerprint": g.fingerprint, "signature": json.dumps(list(g.signature)),
              "languages": ",".join(sorted({u.lang for u in g.units}, key=_lang_order)),
              "size": len(g.memberships)} for g in groups)
-        db["memberships"].insert_all(
-            {"ruling_id": m.ruling["id"], "group_id": g.id, "score": m.score,
-             "evidence": json.dumps(m.evidence, ensure_ascii=False, sort_keys=True),
-             "weak": m.weak} for g in groups for m in g.memberships)
-        db["ruling_concepts"].insert_all(
-            {"ruling_id": m.ruling["id"], "concept": c.concept, "start": c.start, "end": c.end,
-             "surface": c.surface, "lang": c.lang}
-            for g in groups for m in g.memberships
-            for c in glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",)))
+        # Plain executemany: 100,000 memberships and a million concept rows are too many for
+        # sqlite-utils' per-row dict handling. A unit's rulings share one evidence object.
+        dumped: dict[int, str] = {}
+        db.conn.executemany(
+            "INSERT INTO memberships (ruling_id, group_id, score, evidence, weak) "
+            "VALUES (?, ?, ?, ?, ?)",
+            ((m.ruling["id"], g.id, m.score, _dumped(m.evidence, dumped), int(m.weak))
+             for g in groups for m in g.memberships))
+        db.conn.executemany(
+            'INSERT INTO ruling_concepts (ruling_id, concept, start, "end", surface, lang) '
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            ((m.ruling["id"], c.concept, c.start, c.end, c.surface, c.lang)
+             for g in groups for m in g.memberships
+             for c in glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",))))
         db["card_identities"].insert_all(_identities(db), pk="card_id", replace=True)
+
+
+def _dumped(evidence: dict, done: dict[int, str]) -> str:
+    key = id(evidence)  # the evidence objects live as long as the groups: ids stay unique
+    if key not in done:
+        done[key] = json.dumps(evidence, ensure_ascii=False, sort_keys=True)
+    return done[key]
 
 
 def _identities(db: sqlite_utils.Database):
