@@ -44,7 +44,8 @@ def build(db, out: Path) -> dict:
             [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
             out / "search", groups=[number for number, _, _ in docs])
         (out / "data").mkdir()
-        (out / "data" / "rulings.json").write_text(export.to_json(db), encoding="utf-8")
+        with open(out / "data" / "rulings.json", "w", encoding="utf-8") as handle:
+            export.write_json(db, handle)
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
     return {"pages": written, **figures}
