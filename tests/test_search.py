@@ -110,8 +110,7 @@ def test_card_filter(index):
 
 def test_rule_filter_uses_the_groups_rules(index):
     numbers = {n for h in search(index, "initiative", limit=20) for n in h.rules}
-    if not numbers:
-        pytest.skip("no rules linked in this build")
+    assert numbers, "the seed groups are linked to rules, so hits must carry them"
     number = sorted(numbers)[0]
     hits = search(index, f"rule:{number}", limit=20)
     assert hits and all(number in h.rules for h in hits)
