@@ -34,14 +34,14 @@ from pathlib import Path
 
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import write_po
 
+from kb import catalogs
 from kb.glossary import load as load_glossary
 from kb.languages import UI_LANGUAGES
 
 DOMAIN = "examples"
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = catalogs.LOCALE_DIR
 
 
 def N_(message):
@@ -190,23 +190,14 @@ CATALOG_PARTS = {"event": EVENTS, "log": LOG, "ability": ABILITIES, "reason": RE
 
 
 def po_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return catalogs.po_path(DOMAIN, lang)
 
 
-@lru_cache(maxsize=None)
 def translations(lang: str) -> gettext.NullTranslations:
     """The ``examples`` catalog of ``lang`` compiled in memory (English needs none)."""
     if lang not in UI_LANGUAGES:
         raise ValueError(f"unknown language {lang!r} (one of {', '.join(UI_LANGUAGES)})")
-    path = po_path(lang)
-    if lang == "en" or not path.is_file():
-        return gettext.NullTranslations()
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=lang, domain=DOMAIN)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    return catalogs.translations(DOMAIN, lang)
 
 
 class _Fields(dict):

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import gettext
-import io
 from functools import lru_cache
 from pathlib import Path
 
 from babel import Locale
 from babel.dates import format_date
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+from kb import catalogs
+
+LOCALE_DIR = catalogs.LOCALE_DIR
 DOMAIN = "site"
 
 # English dates the way the issue writes them (10 June 2022): the en_GB pattern, not en_US.
@@ -28,21 +27,12 @@ _CLDR_LOCALE = {"en": "en_GB"}
 
 
 def po_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return catalogs.po_path(DOMAIN, lang)
 
 
-@lru_cache(maxsize=None)
 def translations(lang: str) -> gettext.NullTranslations:
     """The compiled catalog for ``lang`` (English is the source language: no catalog needed)."""
-    path = po_path(lang)
-    if lang == "en" or not path.is_file():
-        return gettext.NullTranslations()
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=lang)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    return catalogs.translations(DOMAIN, lang)
 
 
 @lru_cache(maxsize=4096)
