@@ -4,6 +4,7 @@ changed files."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -115,3 +116,63 @@ def test_a_bad_file_is_still_reported_when_the_store_is_reused(project):
     with pytest.raises(KbError) as caught:
         build(["rulings"], "out")
     assert "rulings/bad.txt:3:" in str(caught.value.problems[0])
+
+
+# The site stage: only pages whose digest changed are rendered, the rest are hard-linked.
+
+@pytest.fixture()
+def rendered(monkeypatch):
+    """The page keys each UI tree rendered during a build ({ui: set}, None meaning all)."""
+    from kb.site import pages
+
+    seen: dict = {}
+    real = pages.render_tree
+
+    def spy(site, ui, out, counts, only=None):
+        seen[ui] = None if only is None else set(only)
+        return real(site, ui, out, counts, only)
+    monkeypatch.setattr(pages, "render_tree", spy)
+    return seen
+
+
+def linked_copy(folder: Path, to: Path) -> dict[str, bytes]:
+    """Hard-link every file of ``folder`` under ``to``; return their bytes now."""
+    for path in folder.rglob("*"):
+        if path.is_file():
+            target = to / path.relative_to(folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, target)
+    return files(to)
+
+
+def test_one_changed_ruling_renders_only_the_pages_showing_it(project, rendered):
+    kept = linked_copy(project / "out" / "site", project / "kept")
+    edit(project / "rulings" / "fr-chasseur-vengeur.txt", "peut la prendre à nouveau",
+         "peut la reprendre à nouveau")
+    build(["rulings"], "out")
+    assert set(rendered) == {"en", "ru", "it", "fr", "de", "es"}
+    keys = rendered["en"]
+    assert keys is not None and all(rendered[ui] == keys for ui in rendered)
+    assert "glossary.html" not in keys and "rules.html" not in keys
+    assert "index.html" not in keys  # same counts, same languages
+    assert len([k for k in keys if k.startswith("ruling/")]) == 1  # the group of the ruling
+    # (the cards of its translations show it in the reader's language: they are rendered too)
+    assert "lang/fr.html" in keys and "lang/de.html" not in keys
+    # the files hard-linked into the new build were never written through
+    assert files(project / "kept") == kept
+    assert_same_as_full(project, {})
+
+
+def test_nothing_changed_renders_no_page(project, rendered):
+    before = files(project / "out" / "site")
+    build(["rulings"], "out")
+    assert rendered and all(keys == set() for keys in rendered.values())
+    assert files(project / "out" / "site") == before
+
+
+def test_a_renamed_card_rerenders_its_names_in_other_languages(project, rendered):
+    edit(project / "rulings" / "fr-chasseur-vengeur.txt", "Chasseur vengeur", "Chasseur vengeresse")
+    build(["rulings"], "out")
+    keys = rendered["en"]
+    assert any("cacciatore" in k for k in keys if k.startswith("card/"))  # lists its fr name
+    assert_same_as_full(project, {})

@@ -24,18 +24,25 @@ from kb import export
 from kb.languages import UI_LANGUAGES
 from kb.progress import progress
 from kb.site import data as site_data
+from kb.site import digests as page_digests
 from kb.site import pages, search_index
 
 STATIC = pages.TEMPLATES / "static"
 
 
-def build(db, out: Path) -> dict:
-    """Render the whole site for the store ``db`` into the new folder ``out``; return figures."""
+def build(db, out: Path, previous: Path | None = None) -> dict:
+    """Render the site for the store ``db`` into the new folder ``out``; return figures.
+
+    ``previous``: an earlier build folder (its ``site/`` and ``rulings.db``, read only) made by
+    the same code. Pages whose digest (:mod:`kb.site.digests`) is the same as then are
+    hard-linked from it instead of rendered; the result is the same bytes as a full build."""
     out.mkdir(parents=True)
     site = site_data.load(db)
     counts = _counts(site)
+    digests = page_digests.page_digests(site, counts)
+    todo, linked = _reuse(previous, digests, out)
     shutil.copytree(STATIC, out / "static")
-    rendering = _start_trees(site, out, counts)
+    rendering = _start_trees(site, out, counts, todo)
     try:
         docs = [(number, group, member) for number, group in enumerate(site.groups)
                 for member in group["members"]]
@@ -48,27 +55,60 @@ def build(db, out: Path) -> dict:
             export.write_json(db, handle)
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
-    return {"pages": written, **figures}
+    page_digests.store(db, digests)
+    return {"pages": written, "linked": linked, **figures}
+
+
+def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
+    """Hard-link from ``previous`` every page whose digest is unchanged; return
+    ({ui: page keys still to render, or None for all}, files linked)."""
+    if previous is None or not (previous / "site").is_dir():
+        return {ui: None for ui in UI_LANGUAGES}, 0
+    before = page_digests.previous(previous / "rulings.db")
+    same = sorted(key for key, digest in digests.items() if before.get(key) == digest)
+    todo, linked, made = {}, 0, set()
+    for ui in UI_LANGUAGES:
+        missing = set(digests).difference(same)
+        pairs = [(key, f"{ui}/{key}") for key in same]
+        if ui == "en":
+            pairs.append(("index.html", "index.html"))  # the root home is the English one
+        for key, page in pairs:
+            target = out / page
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            try:
+                os.link(previous / "site" / page, target)
+                linked += 1
+            except FileNotFoundError:  # not there (any more): render it
+                missing.add(key)
+        todo[ui] = missing
+    return todo, linked
 
 
 #: From this many rulings on, the UI trees are rendered by worker processes on every core
 #: while this process writes the search index and the data dump.
 PARALLEL_FROM = 2000
+#: Fewer pages than this to render (an incremental build): no workers, they cost more.
+SERIAL_BELOW = 500
 _JOB: tuple | None = None
 
 
-def _start_trees(site, out: Path, counts: dict):
-    """Start rendering every UI tree; return a function waiting for it (-> pages written)."""
+def _start_trees(site, out: Path, counts: dict, todo: dict):
+    """Start rendering every UI tree (``todo[ui]``: its pages to render, None for all); return
+    a function waiting for it (-> pages written)."""
     workers = min(len(UI_LANGUAGES), os.cpu_count() or 1)
-    if len(site.rulings) < PARALLEL_FROM or workers < 2 or "fork" not in mp.get_all_start_methods():
+    pending_pages = sum(len(site.rulings) if keys is None else len(keys) for keys in todo.values())
+    if (len(site.rulings) < PARALLEL_FROM or pending_pages < SERIAL_BELOW or workers < 2
+            or "fork" not in mp.get_all_start_methods()):
         with progress("site", len(UI_LANGUAGES)) as advance:
             written = 0
             for ui in UI_LANGUAGES:
-                written += pages.render_tree(site, ui, out, counts)
+                written += pages.render_tree(site, ui, out, counts, todo[ui])
                 advance(1)
         return lambda: written
     global _JOB
-    _JOB = (site, out, counts)  # forked workers inherit it: nothing is pickled but the language
+    _JOB = (site, out, counts, todo)  # forked workers inherit it: nothing is pickled but the language
     pool = mp.get_context("fork").Pool(workers)
     pending = pool.map_async(_render_tree, UI_LANGUAGES, chunksize=1)
     pool.close()
@@ -84,12 +124,13 @@ def _start_trees(site, out: Path, counts: dict):
 
 
 def _render_tree(ui: str) -> int:
-    site, out, counts = _JOB
-    return pages.render_tree(site, ui, out, counts)
+    site, out, counts, todo = _JOB
+    return pages.render_tree(site, ui, out, counts, todo[ui])
 
 
 def build_stage(ctx) -> None:
-    ctx.extra["site"] = build(ctx.db, ctx.work / "site")
+    previous = ctx.extra.get("previous") if ctx.extra.get("reused") else None
+    ctx.extra["site"] = build(ctx.db, ctx.work / "site", Path(previous) if previous else None)
 
 
 def _counts(site) -> dict:

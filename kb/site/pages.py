@@ -165,7 +165,7 @@ def pages(site: SiteData) -> list[tuple[str, str, dict]]:
     """(template, page key, context) for every page of one UI tree."""
     out = [("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
            ("glossary.html", "glossary.html", {}), ("consistency.html", "consistency.html", {})]
-    out += [("lang.html", f"lang/{code}.html", {"code": code}) for code in _present(site)]
+    out += [("lang.html", f"lang/{code}.html", {"code": code}) for code in present(site)]
     out += [("card.html", f"card/{card['slug']}.html", {"card": card})
             for card in site.cards.values()]
     out += [("ruling.html", f"ruling/{group['slug']}.html", {"group": group})
@@ -175,19 +175,23 @@ def pages(site: SiteData) -> list[tuple[str, str, dict]]:
     return out
 
 
-def _present(site: SiteData) -> list[str]:
+def present(site: SiteData) -> list[str]:
     found = {r["lang"] for r in site.rulings}
     return [code for code in LANGUAGES if code in found] + sorted(found - set(LANGUAGES))
 
 
-def render_tree(site: SiteData, ui: str, out: Path, counts: dict) -> int:
-    """Write the tree of UI language ``ui`` under ``out``; the English home also at the root."""
+def render_tree(site: SiteData, ui: str, out: Path, counts: dict,
+                only: set[str] | None = None) -> int:
+    """Write the tree of UI language ``ui`` under ``out``; the English home also at the root.
+    ``only``: the page keys to render (default: all)."""
     env = environment(ui)
     _STEPS.clear()
     _FIRST_IN.clear()
-    common = {"site": site, "counts": counts, "present": _present(site), "few_cards": FEW_CARDS}
+    common = {"site": site, "counts": counts, "present": present(site), "few_cards": FEW_CARDS}
     written = 0
     for template, key, context in pages(site):
+        if only is not None and key not in only:
+            continue
         _write(env, template, f"{ui}/{key}", ui, key, {**common, **context}, out)
         written += 1
         if ui == "en" and key == "index.html":
@@ -201,4 +205,7 @@ def _write(env, template, page, ui, key, context, out: Path) -> None:
     html = env.get_template(template).render(link=links, root=root_of(page), **context)
     target = out / page
     target.parent.mkdir(parents=True, exist_ok=True)
+    # A file already there is hard-linked from the previous build: replace it, never write into
+    # it (that would change the previous build too).
+    target.unlink(missing_ok=True)
     target.write_text(html, encoding="utf-8")

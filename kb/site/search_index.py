@@ -105,13 +105,20 @@ def _postings(docs: list[dict]):
     """term -> [(doc, weight)] best first (capped), and form -> sorted term keys."""
     counts, lengths = [], []
     form_map: dict[str, set[str]] = defaultdict(set)
+    # The analysis is word by word, so a document (card name, then text) is analysed as its two
+    # parts: a text printed on thousands of cards and a card's name are analysed once each.
+    parts: dict[tuple[str, str], tuple[Counter, int]] = {}
     for doc in docs:
-        text = f"{doc['card']}\n{doc['text']}"
-        analysed = terms(text, doc["lang"])
-        counts.append(Counter(f"{doc['lang']}:{t}" for t in analysed))
-        lengths.append(len(analysed))
-        for form in set(forms(text)):
-            form_map[key(form)].update(f"{doc['lang']}:{t}" for t in _form_terms(form, doc["lang"]))
+        tf, length = Counter(), 0
+        for part in (doc["card"], doc["text"]):
+            known = parts.get((part, doc["lang"]))
+            if known is None:
+                known = parts[part, doc["lang"]] = _analyse(part, doc["lang"], form_map)
+            tf.update(known[0])
+            length += known[1]
+        counts.append(tf)
+        lengths.append(length)
+    del parts
     average = (sum(lengths) / len(lengths)) if lengths else 1.0
     df = Counter(term for tf in counts for term in tf)
     n = len(docs)
@@ -126,6 +133,19 @@ def _postings(docs: list[dict]):
         del entries[MAX_POSTINGS:]
     # Forms without terms (stop words) stay, so the browser knows them and matches nothing.
     return postings, {form: sorted(keys) for form, keys in form_map.items()}
+
+
+def _analyse(text: str, lang: str, form_map: dict[str, set[str]]) -> tuple[Counter, int]:
+    """(term counts, number of terms) of ``text``; adds its forms to ``form_map``."""
+    analysed = terms(text, lang)
+    for form in set(forms(text)):
+        form_map[_key(form)].update(f"{lang}:{t}" for t in _form_terms(form, lang))
+    return Counter(f"{lang}:{t}" for t in analysed), len(analysed)
+
+
+@lru_cache(maxsize=200_000)
+def _key(form: str) -> str:
+    return key(form)
 
 
 def _shards(form_map: dict[str, list[str]], postings: dict,

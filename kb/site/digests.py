@@ -1,0 +1,127 @@
+"""Per-page digests: a hash of everything a page shows, so a rebuild renders only pages that differ.
+
+Every page key (``ruling/<slug>.html``, ``card/<slug>.html``, ``index.html``, ...) gets one digest
+that covers what its template reads from :class:`kb.site.data.SiteData`, for every interface
+language at once (a group's first member in each UI language is part of what other pages show of
+it), so one digest serves the six trees. What is not data (templates, catalogs, the rules
+registry, the glossary, code) is fixed by the build key: a previous build is only reused when
+that key matches (:mod:`kb.incremental`).
+
+Keep this module in step with the templates: each ``_view`` lists exactly the fields its
+template shows. tests/test_incremental.py and tests/site/test_digests.py compare incremental
+builds with full ones byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from kb.languages import UI_LANGUAGES
+from kb.site import pages as site_pages
+from kb.site.data import SiteData
+
+TABLE = "site_pages"
+#: What _examples.html shows of a run (not its run time, which changes every build).
+_RUN_FIELDS = ("id", "title", "status", "failure", "initial", "steps", "rules")
+_MEMBER_FIELDS = ("id", "lang", "position", "line", "text", "card_id", "card", "date", "source")
+
+
+def _hash(view) -> str:
+    body = json.dumps(view, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _member(member: dict | None):
+    return None if member is None else [member.get(name) for name in _MEMBER_FIELDS]
+
+
+def page_digests(site: SiteData, counts: dict) -> dict[str, str]:
+    """{page key: digest} for every page of a UI tree (the same keys in every tree)."""
+    faces = {group["id"]: _face(group) for group in site.groups}
+    examples = _Examples(site)
+    present = site_pages.present(site)
+    out = {
+        "index.html": _hash(["home", counts, present, _few_cards(site, counts, present)]),
+        "rules.html": _hash(["rules", [[r["number"], r["slug"], r["title"], len(r["groups"])]
+                                       for r in site.rules.values()]]),
+        "glossary.html": _hash(["glossary", site.concepts, site.glossary_available]),
+        "consistency.html": _hash(["consistency", present, [faces[g["id"]] for g in site.groups],
+                                   site.findings]),
+    }
+    for code in present:
+        out[f"lang/{code}.html"] = _hash(["lang", code, [
+            [card["id"], card["name"], card["lang"], card["slug"],
+             [[_member(r), site.group_of(r["id"])["slug"]] for r in card["rulings"]]]
+            for card in site.cards.values() if card["lang"] == code]])
+    for card in site.cards.values():
+        out[f"card/{card['slug']}.html"] = _hash([
+            "card", card["id"], card["name"], card["lang"],
+            [[c["id"], c["name"], c["lang"], c["slug"]] for c in site.identity_cards(card)],
+            [[_member(r), faces[site.group_of(r["id"])["id"]]] for r in card["rulings"]]])
+    for group in site.groups:
+        out[f"ruling/{group['slug']}.html"] = _hash([
+            "ruling", group["slug"], [_member(m) for m in group["members"]],
+            [[n, site.rules[n]["slug"], site.rules[n]["title"]] for n in group["rules"]],
+            examples.view(group["examples"]), group["findings"], site.findings is None])
+    for rule in site.rules.values():
+        out[f"rule/{rule['slug']}.html"] = _hash([
+            "rule", rule["number"], rule["slug"], rule["title"], rule["summary"],
+            rule["history"], [faces[g["id"]] for g in rule["groups"]],
+            examples.view(rule["examples"])])
+    return out
+
+
+def _face(group: dict) -> str:
+    """What pages other than its own show of a group: its link, its lead text in each UI
+    language (or its first member) and which languages it has."""
+    return _hash([group["slug"],
+                  [_member(site_pages.in_reader_lang(group, ui)) for ui in UI_LANGUAGES],
+                  _member(group["members"][0] if group["members"] else None),
+                  sorted({m["lang"] for m in group["members"]})])
+
+
+def _few_cards(site: SiteData, counts: dict, present: list[str]) -> list:
+    """The home page names a language's cards when there are few of them."""
+    few = []
+    for code in present:
+        entry = counts["per_lang"].get(code, {"cards": 0})
+        if entry["cards"] <= site_pages.FEW_CARDS:
+            few.append([code, [[c["slug"], c["name"]] for c in site.cards.values()
+                               if c["lang"] == code]])
+    return few
+
+
+class _Examples:
+    """Example runs as pages show them: the run, and which of its rules have a page."""
+
+    def __init__(self, site: SiteData):
+        self.rules = site.rules
+        self.available = site.examples_available
+
+    def view(self, runs: list[dict]) -> list:
+        return [self.available, [[{k: run.get(k) for k in _RUN_FIELDS},
+                                  [[n, n in self.rules and self.rules[n]["slug"]]
+                                   for n in run.get("rules") or []]] for run in runs]]
+
+
+def previous(db_path) -> dict[str, str]:
+    """The digests a previous build stored, read-only ({} if it has none)."""
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"{db_path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            return dict(conn.execute(f"SELECT page, digest FROM {TABLE}").fetchall())
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return {}
+
+
+def store(db, digests: dict[str, str]) -> None:
+    """Keep this build's digests in its store for the next build to compare with."""
+    with db.conn:
+        db.execute(f"DROP TABLE IF EXISTS {TABLE}")
+        db.execute(f"CREATE TABLE {TABLE} (page TEXT PRIMARY KEY, digest TEXT NOT NULL)")
+        db.conn.executemany(f"INSERT INTO {TABLE} VALUES (?, ?)", sorted(digests.items()))
