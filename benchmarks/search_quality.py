@@ -175,11 +175,12 @@ def build(workdir: Path, method: str) -> Path:
 
 
 def expected_groups(index_dir: Path) -> dict[tuple[str, int], str]:
-    """(language, position) -> group id, read from the index (ids end in #position)."""
+    """(language, position) -> group id, read from the index: each document (a group in one
+    language) keeps the ruling it shows (ids end in #position; a seed file has one card)."""
     from kb.search import open_index
 
     with open_index(index_dir).searcher() as searcher:
-        return {(d["lang"], int(d["id"].rsplit("#", 1)[1])): d["group"]
+        return {(d["lang"], int(d["shown"][0].rsplit("#", 1)[1])): d["group"]
                 for d in searcher.all_stored_fields()}
 
 

@@ -1,40 +1,78 @@
 """Search: the whoosh index of the rulings (a build stage) and queries over it.
 
-One whoosh document per ruling, with its text in the field of its language (``text_fr``…,
-analysed by :mod:`kb.analysis` for that language), its card name in ``title_<lang>`` (matched
-by free words, weighted lower) and in ``card_key`` (the ``card:`` filter), and its group's id,
-rule numbers and date for the filters. A query (:mod:`kb.query`) is analysed for every language
-it may be in, so a word finds the rulings of the language(s) it belongs to; results are
-collapsed to one hit per group, shown in the language the reader asks for.
+One whoosh document per *group and language*: a group (a ruling and its translations,
+:mod:`kb.align`) has at most one text per language, carried by one or many cards. The document
+holds that text in its language's field (``text_fr``…, analysed by :mod:`kb.analysis` for the
+language), the names of the cards carrying it in ``title_<lang>`` (matched by free words,
+weighted lower) and in ``card_key`` (the ``card:`` filter), and the group's id, rule numbers
+and the rulings' dates for the filters. A ruling printed word for word on 2,000 cards is one
+document, scored once.
+
+A query (:mod:`kb.query`) is analysed for every language it may be in and run once per
+language, each run keeping its best documents with whoosh's block-skipping top-N collector; a
+group's score is its best language's, so merging the runs gives the best groups exactly, one
+hit per group, shown in the language the reader asks for (else the one that matched).
 
 Words missing from the index's vocabulary are taken as typos: they match the terms within edit
 distance 1 (words up to 7 letters) or 2 (longer), found with whoosh's automaton over the
 vocabulary, weighted lower than exact matches. Glossary terms of a concept named in the query,
 in English or any ruling language, add that concept's terms in every language.
+
+On a rebuild that reuses the previous build (:mod:`kb.incremental`), the previous index is
+copied and only the groups whose documents changed are replaced (a digest per group in
+``index/groups.json`` tells which).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+import shutil
 import threading
 from functools import lru_cache
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from whoosh import index as whoosh_index
-from whoosh import query as Q
-from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+import functools
+import sys
+import types
 
-from kb import analysis
-from kb.errors import KbError
-from kb.languages import LANGUAGES
-from kb.query import Query, QueryError, parse
+
+def _stdlib_cached_property() -> None:
+    """Let whoosh's one ``cached_property`` be the standard library's.
+
+    whoosh imports the ``cached_property`` package for one decorator; that package imports
+    asyncio, a sixth of a ``kb search`` command's time. When nothing has imported the package
+    yet, a module holding :func:`functools.cached_property` (same caching) stands in for it.
+    """
+    if "cached_property" not in sys.modules:
+        shim = types.ModuleType("cached_property")
+        shim.cached_property = functools.cached_property
+        sys.modules["cached_property"] = shim
+
+
+_stdlib_cached_property()
+
+from whoosh import index as whoosh_index  # noqa: E402
+from whoosh import query as Q  # noqa: E402
+from whoosh.collectors import TopCollector  # noqa: E402
+from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema  # noqa: E402
+from whoosh.matching.wrappers import WrappingMatcher  # noqa: E402
+
+from kb import analysis  # noqa: E402
+from kb.errors import KbError  # noqa: E402
+from kb.languages import LANGUAGES  # noqa: E402
+from kb.query import Query, QueryError, parse  # noqa: E402
 
 TYPO_WEIGHT = {1: 0.7, 2: 0.5}  # a corrected word counts less than a word typed right
 TITLE_BOOST = 0.5  # a word of the card name counts less than one of the ruling
 GLOSSARY_WEIGHT = 0.6
 MAX_CORRECTIONS = 4
 MAX_WORD = 40  # longer "words" are never in the vocabulary: no typo search for them
+DIGESTS = "groups.json"
+#: Above this share of changed groups, rewriting the index is as quick as patching it.
+PATCH_LIMIT = 0.2
 
 
 @dataclass
@@ -50,7 +88,8 @@ class Hit:
     date: str = ""
     rules: list[str] = field(default_factory=list)
     source: str = ""
-    matched_lang: str = ""  # the language of the ruling that matched, if another is shown
+    matched_lang: str = ""  # the language whose text matched, if another is shown
+    cards: int = 1  # how many cards carry the shown text
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -65,10 +104,10 @@ def index_dir_for(db_path: str | Path) -> Path:
 
 def schema(method: str = analysis.DEFAULT_METHOD) -> Schema:
     fields = {
-        "id": ID(stored=True, unique=True), "group": ID(stored=True, sortable=True),
-        "lang": ID(stored=True), "date": ID(stored=True), "card": STORED(),
-        "text": STORED(), "source": STORED(), "rules": KEYWORD(stored=True, scorable=False),
+        "group": ID(stored=True), "lang": ID(stored=True),
+        "dates": KEYWORD(), "rules": KEYWORD(stored=True, scorable=False),
         "card_key": TEXT(analyzer=analysis.CardAnalyzer(), phrase=True),
+        "shown": STORED(),
     }
     for lang in LANGUAGES:
         fields[f"text_{lang}"] = TEXT(analyzer=analysis.LanguageAnalyzer(lang, method))
@@ -78,35 +117,107 @@ def schema(method: str = analysis.DEFAULT_METHOD) -> Schema:
 
 
 def build_stage(ctx) -> None:
-    """Pipeline stage "index": write the whoosh index to ``ctx.work / "index"``."""
-    build_index(ctx.db, ctx.work / "index")
+    """Pipeline stage "index": write the whoosh index to ``ctx.work / "index"``.
+
+    A reused build patches a copy of the previous index with the groups that changed.
+    """
+    previous = ctx.extra.get("previous") if ctx.extra.get("reused") else None
+    ctx.extra["index"] = build_index(ctx.db, ctx.work / "index",
+                                     previous=Path(previous) / "index" if previous else None)
 
 
-def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD) -> int:
-    """(Re)create the index of every ruling in the store; return how many were indexed."""
-    from kb import store
+def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD,
+                previous: Path | None = None) -> dict:
+    """Write the index of every group in the store; return ``{"groups", "written"}``.
+
+    With ``previous`` (an index built by the same code), copy it and rewrite only the groups
+    whose digest differs.
+    """
     from kb.progress import progress
 
     index_dir = Path(index_dir)
-    index_dir.mkdir(parents=True, exist_ok=True)
-    ix = whoosh_index.create_in(str(index_dir), schema(method))
-    groups, rules = group_map(db)
-    rows = [r for r in store.rulings(db) if r["lang"] in LANGUAGES]
+    docs = group_documents(db)
+    digests = {gid: _digest(group) for gid, group in docs.items()}
+    old = _read_digests(previous) if previous is not None else None
+    patch = old is not None and _patchable(old, digests)
+    if patch:
+        shutil.copytree(previous, index_dir)
+        todo = sorted(g for g, d in digests.items() if old.get(g) != d)
+        gone = sorted(set(old) - set(digests))
+        ix = whoosh_index.open_dir(str(index_dir))
+    else:
+        todo, gone = sorted(digests), []
+        index_dir.mkdir(parents=True, exist_ok=True)
+        ix = whoosh_index.create_in(str(index_dir), schema(method))
     writer = ix.writer(limitmb=256)
-    with progress("index", len(rows)) as advance:
-        for row in rows:
-            group = groups.get(row["id"], row["id"])
-            writer.add_document(
-                id=row["id"], group=group, lang=row["lang"], date=row["date"],
-                card=row["card"], text=row["text"], source=row["source"],
-                rules=" ".join(rules.get(group, ())), card_key=row["card"],
-                **{f"text_{row['lang']}": row["text"], f"title_{row['lang']}": row["card"]})
+    with progress("index", len(todo)) as advance:
+        for gid in gone + (todo if patch else []):
+            writer.delete_by_term("group", gid)
+        for gid in todo:
+            for doc in docs[gid]:
+                writer.add_document(**doc)
             advance()
-    writer.commit(optimize=True)
-    write_glossary(index_dir, method)
-    _OPEN.pop(str(index_dir.resolve()), None)
+    writer.commit(optimize=not patch)
+    if not patch:
+        write_glossary(index_dir, method)
+    (index_dir / DIGESTS).write_text(json.dumps(digests, sort_keys=True), encoding="utf-8")
+    _forget(index_dir)
     _glossary_table.cache_clear()
-    return len(rows)
+    return {"groups": len(docs), "written": len(todo)}
+
+
+def _forget(index_dir: Path) -> None:
+    with _LOCK:
+        held = _OPEN.pop(str(index_dir.resolve()), None)
+    if held is not None:
+        held[2].close()
+
+
+def _patchable(old: dict[str, str], new: dict[str, str]) -> bool:
+    changed = sum(1 for g, d in new.items() if old.get(g) != d) + len(set(old) - set(new))
+    return changed <= PATCH_LIMIT * max(1, len(new))
+
+
+def _read_digests(index_dir: Path) -> dict[str, str] | None:
+    try:
+        return json.loads((index_dir / DIGESTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _digest(docs: list[dict]) -> str:
+    return hashlib.sha256(json.dumps(docs, sort_keys=True, ensure_ascii=False).encode()
+                          ).hexdigest()[:24]
+
+
+def group_documents(db) -> dict[str, list[dict]]:
+    """{group id: its whoosh documents, one per language} from the store.
+
+    The ruling a hit shows in a language is the first of the group in the store's order (card
+    name, file, position); ``shown`` keeps it, with the number of cards carrying the text.
+    """
+    from kb import store
+
+    groups, rules = group_map(db)
+    by_group: dict[str, dict[str, list[dict]]] = {}
+    for row in store.rulings(db):
+        if row["lang"] in LANGUAGES:
+            group = groups.get(row["id"], row["id"])
+            by_group.setdefault(group, {}).setdefault(row["lang"], []).append(row)
+    return {gid: [_document(gid, lang, rows, rules.get(gid, ()))
+                  for lang, rows in sorted(per_lang.items())]
+            for gid, per_lang in by_group.items()}
+
+
+def _document(gid: str, lang: str, rows: list[dict], rules) -> dict:
+    cards = list(dict.fromkeys(r["card"] for r in rows))
+    first = rows[0]
+    return {"group": gid, "lang": lang, "rules": " ".join(rules),
+            "dates": " ".join(sorted({r["date"] for r in rows})),
+            "shown": [first["id"], first["card"], first["date"], first["source"], first["text"],
+                      len(cards)],
+            f"text_{lang}": "\n".join(dict.fromkeys(r["text"] for r in rows)),
+            f"title_{lang}": "\n".join(cards), "card_key": "\n".join(cards)}
 
 
 def group_map(db) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -117,92 +228,202 @@ def group_map(db) -> tuple[dict[str, str], dict[str, list[str]]]:
     names = set(db.table_names())
     groups, rules = {}, {}
     if "memberships" in names:
-        columns = {c.name for c in db["memberships"].columns}
-        ruling_col = "ruling_id" if "ruling_id" in columns else "ruling"
-        group_col = "group_id" if "group_id" in columns else "group"
-        for row in db.query(f'SELECT "{ruling_col}" AS r, "{group_col}" AS g FROM memberships'):
+        for row in db.query("SELECT ruling_id AS r, group_id AS g FROM memberships"):
             groups[row["r"]] = str(row["g"])
     if "group_rules" in names:
-        columns = {c.name for c in db["group_rules"].columns}
-        group_col = "group_id" if "group_id" in columns else "group"
-        rule_col = "rule" if "rule" in columns else "number"
-        for row in db.query(f'SELECT "{group_col}" AS g, "{rule_col}" AS n FROM group_rules'
-                            " ORDER BY 1, 2"):
+        for row in db.query("SELECT group_id AS g, rule AS n FROM group_rules ORDER BY 1, 2"):
             rules.setdefault(str(row["g"]), []).append(row["n"])
     return groups, rules
 
 
 # --- searching --------------------------------------------------------------------------------
 
-_OPEN: dict[str, object] = {}
+_OPEN: dict[str, tuple] = {}
 _LOCK = threading.Lock()
 
 
 def open_index(index_dir: str | Path):
     """The whoosh index in ``index_dir``, opened once per process."""
+    return _opened(index_dir)[1]
+
+
+def _opened(index_dir: str | Path) -> tuple:
+    """(identity, index, searcher, lock) of ``index_dir``, kept open between queries.
+
+    Opening a searcher reads every segment file's header (tens of ms at 100k rulings), so it
+    is done once; a rebuild swaps in a new folder, whose identity (inode, mtime) differs.
+    """
     key = str(Path(index_dir).resolve())
     with _LOCK:
-        if key not in _OPEN:
-            if not whoosh_index.exists_in(key):
+        try:
+            stat = Path(key).stat()
+            identity = (stat.st_ino, stat.st_mtime_ns)
+        except OSError:
+            identity = None
+        held = _OPEN.get(key)
+        if held is None or held[0] != identity:
+            if identity is None or not whoosh_index.exists_in(key):
                 raise KbError(f"no search index in {index_dir}: run `kb build` first or pass --db")
-            _OPEN[key] = whoosh_index.open_dir(key)
-        return _OPEN[key]
+            ix = whoosh_index.open_dir(key)
+            if held is not None:
+                held[2].close()
+            held = _OPEN[key] = (identity, ix, ix.searcher(), threading.Lock())
+        return held
 
 
 def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
            limit: int = 10) -> list[Hit]:
     """The best groups for ``query``, one hit per group, best first.
 
-    ``lang`` shows each group by its ruling in that language (falling back to the ruling that
-    matched when the group has none). Raises :class:`kb.query.QueryError` for a query that
-    cannot be run, :class:`kb.errors.KbError` for a missing index.
+    ``lang`` shows each group by its ruling in that language (falling back to the language
+    that matched when the group has none). Raises :class:`kb.query.QueryError` for a query
+    that cannot be run, :class:`kb.errors.KbError` for a missing index.
     """
     if lang is not None and lang not in LANGUAGES:
         raise KbError(f"unknown language {lang!r} (use one of {', '.join(LANGUAGES)})")
     parsed = parse(query) if isinstance(query, str) else query
-    ix = open_index(index_dir)
-    with ix.searcher() as searcher:
-        compiled = compile_query(parsed, searcher, index_dir)
-        if compiled is None:
-            return []
-        results = searcher.search(compiled, limit=max(1, limit), collapse="group",
-                                  collapse_limit=1, terms=False)
-        return [_hit(searcher, r.fields(), r.score, lang) for r in results]
+    limit = max(1, limit)
+    _, _, searcher, lock = _opened(index_dir)
+    with lock:  # a whoosh searcher reads its files by seeking: one query at a time
+        runs = compile_query(parsed, searcher, index_dir)
+        found = []
+        for compiled in runs.values():
+            collector = _TopGroups(limit=limit)
+            searcher.search_with_collector(compiled, collector)
+            found += [(-score, -negated) for score, negated in collector.items]
+        best: dict[str, tuple] = {}
+        for key, docnum in sorted(found):
+            fields = searcher.stored_fields(docnum)
+            best.setdefault(fields["group"], (-key, fields))
+        # Ties go by group id, not document number: a patched index appends changed groups.
+        top = sorted(best.values(), key=lambda item: (-item[0], item[1]["group"]))[:limit]
+        return [_hit(searcher, fields, score, lang, parsed, Path(index_dir))
+                for score, fields in top]
 
 
-def _hit(searcher, fields: dict, score: float, lang: str | None) -> Hit:
-    shown = fields
-    if lang and fields["lang"] != lang:
-        shown = searcher.document(group=fields["group"], lang=lang) or fields
-    return Hit(group=shown["group"], lang=shown["lang"], card=shown["card"], text=shown["text"],
-               score=round(float(score), 4), id=shown["id"], date=shown["date"],
-               rules=shown.get("rules", "").split(), source=shown["source"],
-               matched_lang=fields["lang"])
+def _wrapping_next(self):
+    return self.child.next()
 
 
-def compile_query(query: Query, searcher, index_dir: str | Path = ""):
-    """The whoosh query for a parsed query, or None when no word can match anything."""
+# whoosh's WrappingMatcher.next drops its child's "entered a new block" answer, so under any
+# boosted term the collector never checks block quality again and scores every document.
+WrappingMatcher.next = _wrapping_next
+
+
+class _TopGroups(TopCollector):
+    """whoosh's top-N collector, but skipping from the moment the top N is full.
+
+    whoosh raises its skipping bar only when a document beats the N-th best, so when thousands
+    of groups score alike (a ruling made card-specific by a number) it scores every one.
+    Setting the bar once the heap is full skips whole blocks that cannot beat it: a tie never
+    enters the top N (the earlier document wins it), so the results are the same. A block's
+    bound is the same sum as a score added up in another order, so scores within
+    :data:`TIE` of each other count as ties.
+    """
+
+    TIE = 1e-9
+
+    def _collect(self, global_docnum, score):
+        key = super()._collect(global_docnum, score)
+        if len(self.items) == self.limit:
+            self.minscore = self.items[0][0] * (1 + self.TIE)
+        return key
+
+
+def _hit(searcher, fields: dict, score: float, requested: str | None, query: Query,
+         index_dir: Path) -> Hit:
+    matched = fields["lang"]
+    if requested and requested != matched:
+        fields = searcher.document(group=fields["group"], lang=requested) or fields
+    lang = fields["lang"]
+    rid, card, date, source, text, cards = fields["shown"]
+    if (query.cards or query.dates) and (row := _member(index_dir, fields["group"], lang, query)):
+        rid, card, date, source, text = (row["id"], row["card"], row["date"], row["source"],
+                                         row["text"])  # one that passes them, not the first
+    return Hit(group=fields["group"], lang=lang, card=card, text=text,
+               score=round(float(score), 4), id=rid, date=date,
+               rules=fields.get("rules", "").split(), source=source, matched_lang=matched,
+               cards=cards)
+
+
+def _member(index_dir: Path, group: str, lang: str, query: Query) -> dict | None:
+    """The group's first ruling in ``lang`` (store order) whose card and date pass the
+    query's filters, read from the store next to the index; None if there is none."""
+    import sqlite3
+
+    db = index_dir.parent / "rulings.db"
+    if not db.is_file():
+        return None
+    conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        rows = conn.execute(
+            """SELECT r.id, r.date, r.source, r.text, c.name AS card
+               FROM memberships m JOIN rulings r ON r.id = m.ruling_id
+               JOIN cards c ON c.id = r.card_id
+               WHERE m.group_id = ? AND r.lang = ? ORDER BY c.name, r.source, r.position""",
+            (group, lang)).fetchall()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    return next((dict(r) for r in rows if _passes(dict(r), query)), None)
+
+
+def _passes(row: dict, query: Query) -> bool:
+    keys = analysis.card_key(row["card"])
+    for card in query.cards:
+        want = analysis.card_key(card)
+        if not any(keys[i:i + len(want)] == want for i in range(len(keys) - len(want) + 1)):
+            return False
+    return all(_date_passes(row["date"], op, value) for op, value in query.dates)
+
+
+def _date_passes(date: str, op: str, value: str) -> bool:
+    end = value + "\uffff"
+    return {"=": date.startswith(value), ">=": date >= value, ">": date > end,
+            "<=": date <= end, "<": date < value}[op]
+
+
+def compile_query(query: Query, searcher, index_dir: str | Path = "") -> dict[str, object]:
+    """{language: the whoosh query run on that language's documents}; empty when no word can
+    match anything."""
     reader = searcher.reader()
     method = searcher.schema[f"text_{LANGUAGES[0]}"].analyzer.method
     langs = query.langs or LANGUAGES
-    wanted = []
+    weights: dict[tuple, float] = {}  # a term asked twice (word and glossary) counts once, more
     for word in query.words:
         per_lang = {lang: analysis.terms(word, lang, method, split=False) for lang in langs}
-        sub = _word_query(word, per_lang, reader)
-        if sub is not None:
-            wanted.append(sub)
-    wanted += _glossary_queries(query, langs, method, str(index_dir))
-    required = [_phrase_query(p, langs, method) for p in query.phrases] + _filters(query)
-    if not (wanted or required):
+        for lang, terms, weight in _word_query(word, per_lang, reader):
+            weights[lang, terms] = weights.get((lang, terms), 0.0) + weight
+    for lang, terms, weight in _glossary_queries(query, langs, method, str(index_dir)):
+        weights[lang, terms] = weights.get((lang, terms), 0.0) + weight
+    words: dict[str, list] = {}
+    for (lang, terms), weight in weights.items():
+        words.setdefault(lang, []).append(_in_lang(lang, list(terms), weight))
+    phrases = [_phrase_query(p, langs, method) for p in query.phrases]
+    filters = _filters(query)
+    if not (words or phrases or filters or query.langs):
         _explain_nothing(query.words, langs)
-        return None
-    words = Q.Or(wanted) if wanted else None
-    if required and words is not None:
-        compiled = Q.AndMaybe(Q.And(required), words)
-    else:
-        compiled = Q.And(required) if required else words
-    excluded = [q for w in query.excluded if (q := _exact(w, langs, reader, method)) is not None]
-    return Q.AndNot(compiled, Q.Or(excluded)) if excluded else compiled
+        return {}
+    runs = {}
+    for lang in langs:
+        if phrases and not all(lang in p for p in phrases):
+            continue  # a phrase with no words in this language: nothing here can match
+        required = [p[lang] for p in phrases] + filters
+        wanted = Q.Or(words[lang]) if words.get(lang) else None
+        if required:
+            required = [Q.Term("lang", lang)] + required
+            run = Q.AndMaybe(Q.And(required), wanted) if wanted is not None else Q.And(required)
+        elif wanted is not None:
+            run = wanted
+        elif query.langs and not query.words:  # lang:fr alone lists that language
+            run = Q.Term("lang", lang)
+        else:
+            continue
+        excluded = [q for w in query.excluded if (q := _exact(w, [lang], reader, method))]
+        runs[lang] = Q.AndNot(run, Q.Or(excluded)) if excluded else run
+    return runs
 
 
 def _explain_nothing(words, langs) -> None:
@@ -228,20 +449,19 @@ def _known(reader, lang: str, term: str) -> int:
     return reader.doc_frequency(f"text_{lang}", term) + reader.doc_frequency(f"title_{lang}", term)
 
 
-def _word_query(word: str, per_lang: dict[str, list[str]], reader):
-    """The word in every language whose vocabulary has it; else its typo corrections."""
-    known = {lang: terms for lang, terms in per_lang.items()
-             if terms and all(_known(reader, lang, t) for t in terms)}
-    if known:
-        return Q.Or([_in_lang(lang, terms) for lang, terms in known.items()])
-    return _corrections(word, per_lang, reader)
+def _word_query(word: str, per_lang: dict[str, list[str]], reader) -> list[tuple]:
+    """(language, terms, weight) of the word in every language whose vocabulary has it; else
+    of its typo corrections."""
+    known = [(lang, tuple(terms), 1.0) for lang, terms in per_lang.items()
+             if terms and all(_known(reader, lang, t) for t in terms)]
+    return known or _corrections(word, per_lang, reader)
 
 
-def _corrections(word: str, per_lang: dict[str, list[str]], reader):
+def _corrections(word: str, per_lang: dict[str, list[str]], reader) -> list[tuple]:
     """Terms within edit distance 1 (2 for words of 8+ letters) of the word's term."""
     letters = len(analysis.fold(word))
     if letters < 4 or letters > MAX_WORD:
-        return None
+        return []
     for distance in (1, 2) if letters >= 8 else (1,):
         found = []
         for lang, terms in per_lang.items():
@@ -250,10 +470,9 @@ def _corrections(word: str, per_lang: dict[str, list[str]], reader):
             for candidate in reader.terms_within(f"text_{lang}", terms[0], distance, prefix=1):
                 found.append((reader.doc_frequency(f"text_{lang}", candidate), lang, candidate))
         if found:
-            best = sorted(found, reverse=True)[:MAX_CORRECTIONS]
-            return Q.Or([_in_lang(lang, [term], TYPO_WEIGHT[distance])
-                         for _, lang, term in best])
-    return None
+            return [(lang, (term,), TYPO_WEIGHT[distance])
+                    for _, lang, term in sorted(found, reverse=True)[:MAX_CORRECTIONS]]
+    return []
 
 
 def _exact(word: str, langs, reader, method: str):
@@ -262,23 +481,23 @@ def _exact(word: str, langs, reader, method: str):
     return Q.Or(parts) if parts else None
 
 
-def _phrase_query(phrase: str, langs, method: str):
-    parts = []
+def _phrase_query(phrase: str, langs, method: str) -> dict[str, object]:
+    """{language: query} of a phrase's words in order, in each language it has words in."""
+    parts = {}
     for lang in langs:
         terms = analysis.terms(phrase, lang, method, split=False)
         if len(terms) == 1:
-            parts.append(Q.Term(f"text_{lang}", terms[0]))
+            parts[lang] = Q.Term(f"text_{lang}", terms[0])
         elif terms:
-            parts.append(Q.Phrase(f"text_{lang}", terms))
+            parts[lang] = Q.Phrase(f"text_{lang}", terms)
     if not parts:
         raise QueryError(f'the phrase "{phrase}" has only very common words')
-    return Q.Or(parts)
+    return parts
 
 
 def _filters(query: Query) -> list:
+    """Card, rule and date filters (the language filter picks which languages are run)."""
     out = []
-    if query.langs:
-        out.append(Q.Or([Q.Term("lang", lang) for lang in query.langs]))
     for card in query.cards:
         keys = analysis.card_key(card)
         if not keys:
@@ -288,7 +507,7 @@ def _filters(query: Query) -> list:
         out.append(Q.Or([Q.Or([Q.Term("rules", rule), Q.Prefix("rules", rule + ".")])
                          for rule in query.rules]))
     for op, value in query.dates:
-        out.append(_date_query(op, value))
+        out.append(_date_query(op, value))  # a group passes when one of its rulings does
     return out
 
 
@@ -296,18 +515,18 @@ def _date_query(op: str, value: str):
     # ISO prefixes sort like dates; "\uffff" closes a prefix: 2022 <= 2022-06-10 < 2022\uffff.
     end = value + "\uffff"
     if op == "=":
-        return Q.Prefix("date", value)
+        return Q.Prefix("dates", value)
     if op == ">=":
-        return Q.TermRange("date", value, None)
+        return Q.TermRange("dates", value, None)
     if op == ">":
-        return Q.TermRange("date", end, None, startexcl=True)
+        return Q.TermRange("dates", end, None, startexcl=True)
     if op == "<=":
-        return Q.TermRange("date", None, end)
-    return Q.TermRange("date", None, value, endexcl=True)
+        return Q.TermRange("dates", None, end)
+    return Q.TermRange("dates", None, value, endexcl=True)
 
 
-def _glossary_queries(query: Query, langs, method: str, index_dir: str) -> list:
-    """Terms, in every language searched, of the glossary concepts the query's words name.
+def _glossary_queries(query: Query, langs, method: str, index_dir: str) -> list[tuple]:
+    """(language, terms, weight) of the terms, in every language searched, of the glossary concepts the query's words name.
 
     A concept is named when one of its terms (in English or any ruling language, analysed
     like the query) appears in the query's words. The table comes from the index folder
@@ -322,7 +541,7 @@ def _glossary_queries(query: Query, langs, method: str, index_dir: str) -> list:
         words = analysis.terms(text, source, method, split=False)
         named |= {cid for cid, by_lang in concepts.items()
                   if any(_contains(words, term) for term in by_lang.get(source, ()))}
-    return [_in_lang(lang, term, GLOSSARY_WEIGHT)
+    return [(lang, tuple(term), GLOSSARY_WEIGHT)
             for cid in sorted(named) for lang in langs for term in concepts[cid].get(lang, ())]
 
 
@@ -367,7 +586,9 @@ def render_text(hits: list[Hit]) -> str:
     blocks = []
     for rank, hit in enumerate(hits, 1):
         rules = f"  rules {', '.join(hit.rules)}" if hit.rules else ""
-        head = f"{rank}. [{hit.lang}] {hit.card} · {hit.date}{rules}  (score {hit.score:.2f})"
+        more = f" (and {hit.cards - 1} more cards)" if hit.cards > 1 else ""
+        head = (f"{rank}. [{hit.lang}] {hit.card}{more} · {hit.date}{rules}"
+                f"  (score {hit.score:.2f})")
         body = textwrap.fill(hit.text, width=96, initial_indent="   ", subsequent_indent="   ")
         blocks.append(f"{head}\n{body}")
     return "\n\n".join(blocks)
