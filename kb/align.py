@@ -69,10 +69,24 @@ class Unit:
     length: int
     date: str
     relpos: float
+    bucket: str = ""  # digest of (language, normalized text): units a text edit can touch
 
     @property
     def sort_key(self) -> tuple:
         return (LANGUAGES.index(self.lang) if self.lang in LANGUAGES else 99, self.key)
+
+    def features(self) -> str:
+        """Everything :class:`Scorer` reads of this unit, as JSON: two units with the same
+        features score the same against any unit, under the same corpus statistics."""
+        return json.dumps([sorted(self.concepts), sorted(self.contrast), sorted(self.numbers),
+                           self.sentences, self.length, self.date, self.relpos],
+                          ensure_ascii=False)
+
+    @classmethod
+    def from_features(cls, lang: str, key: str, features: str, bucket: str = "") -> "Unit":
+        concepts, contrast, numbers, sentences, length, date, relpos = json.loads(features)
+        return cls(lang, key, [], frozenset(concepts), frozenset(contrast), frozenset(numbers),
+                   sentences, length, date, relpos, bucket)
 
 
 @dataclass
@@ -108,11 +122,16 @@ def sentence_count(text: str) -> int:
     return max(1, len(_SENTENCE_END.findall(text.strip())))
 
 
-def make_units(rows: list[dict], glossary: Glossary) -> list[Unit]:
-    """Merge same-language identical texts into units; a card repeating a text stays apart."""
-    by_file: dict[str, int] = {}
-    for row in rows:
-        by_file[row["source"]] = max(by_file.get(row["source"], 0), row["position"])
+def make_units(rows: list[dict], glossary: Glossary,
+               by_file: dict[str, int] | None = None) -> list[Unit]:
+    """Merge same-language identical texts into units; a card repeating a text stays apart.
+
+    ``by_file`` ({source: last position}) is needed when ``rows`` are not whole files.
+    """
+    if by_file is None:
+        by_file = {}
+        for row in rows:
+            by_file[row["source"]] = max(by_file.get(row["source"], 0), row["position"])
     buckets: dict[tuple[str, str, int], list[dict]] = {}
     cards_in: dict[tuple[str, str, int], set[str]] = {}
     keyed = [(row["lang"], normalize(row["text"]), row["source"], row["position"], row)
@@ -133,7 +152,8 @@ def make_units(rows: list[dict], glossary: Glossary) -> list[Unit]:
                                  for r in members)
         units.append(Unit(lang, _digest(f"{lang}\n{norm}\n{copy}"), members, concepts, contrast,
                           frozenset(_NUMBER.findall(first["text"])),
-                          sentence_count(first["text"]), len(norm), first["date"], relpos))
+                          sentence_count(first["text"]), len(norm), first["date"], relpos,
+                          _digest(f"{lang}\n{norm}")))
     return sorted(units, key=lambda u: u.sort_key)
 
 
@@ -158,13 +178,21 @@ class Scorer:
         for unit in self.units:
             for concept in unit.concepts:
                 df[concept] = df.get(concept, 0) + 1
-        # Rare concepts say more about which ruling a text is than ever-present ones.
-        self.weights = {c: math.log(1 + n / d) for c, d in df.items()}
+        self.weights = self.corpus_weights(n, df)
         lengths: dict[str, list[int]] = {}
         for unit in self.units:
             lengths.setdefault(unit.lang, []).append(unit.length)
-        overall = statistics.median(u.length for u in self.units) if self.units else 1
-        self.lang_length = {lang: statistics.median(v) / overall for lang, v in lengths.items()}
+        self.lang_length = usual_lengths(lengths)
+
+    @staticmethod
+    def corpus_weights(n: int, df: dict[str, int]) -> dict[str, float]:
+        """Concept weights from the number of units and each concept's document frequency.
+
+        Rounded to a tenth: adding or removing a few units then rarely changes any weight,
+        so an incremental build can keep the other units' scores (:mod:`kb.realign`).
+        """
+        # Rare concepts say more about which ruling a text is than ever-present ones.
+        return {c: round(math.log(1 + n / d), 1) for c, d in df.items()}
 
     def score(self, a: Unit, b: Unit) -> tuple[float, dict]:
         """Similarity in [0, 1] of two units of different languages, and why."""
@@ -202,12 +230,23 @@ class Scorer:
         if not union:
             return 0.0
         weight = self.weights.get
-        return sum(weight(c, 0) for c in a.concepts & b.concepts) / sum(weight(c, 0) for c in union)
+        # fsum: the same total whatever order the sets iterate in (units rebuilt from the
+        # store by an incremental build hold equal sets built in another order).
+        return (math.fsum(weight(c, 0) for c in a.concepts & b.concepts)
+                / math.fsum(weight(c, 0) for c in union))
 
     def _length(self, a: Unit, b: Unit) -> float:
         la = a.length / self.lang_length.get(a.lang, 1)
         lb = b.length / self.lang_length.get(b.lang, 1)
         return min(la, lb) / max(la, lb) if max(la, lb) else 1.0
+
+
+def usual_lengths(lengths: dict[str, list[int]]) -> dict[str, float]:
+    """Each language's median unit length over the corpus's, to a hundredth (a few more or
+    fewer units rarely change it; see :meth:`Scorer.corpus_weights`)."""
+    every = [x for values in lengths.values() for x in values]
+    overall = statistics.median(every) if every else 1
+    return {lang: round(statistics.median(v) / overall, 2) for lang, v in lengths.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -231,10 +270,7 @@ def candidate_pairs(units: list[Unit]) -> list[tuple[int, int]] | None:
     """
     if len(units) <= ALL_PAIRS_LIMIT:
         return None
-    postings: dict[str, list[int]] = {}
-    for i, unit in enumerate(units):
-        for key in _block_keys(unit):
-            postings.setdefault(key, []).append(i)
+    postings = block_postings(units)
     pairs: set[tuple[int, int]] = set()
     keyed = set()
     for members in postings.values():
@@ -247,8 +283,17 @@ def candidate_pairs(units: list[Unit]) -> list[tuple[int, int]] | None:
     return sorted(pairs)
 
 
-def _block_keys(unit: Unit) -> list[str]:
-    return [f"n:{n}" for n in unit.numbers] + [f"c:{c}" for c in unit.concepts]
+def block_postings(units: list[Unit]) -> dict[str, list[int]]:
+    """{blocking key: indexes of the units that have it}."""
+    postings: dict[str, list[int]] = {}
+    for i, unit in enumerate(units):
+        for key in block_keys(unit):
+            postings.setdefault(key, []).append(i)
+    return postings
+
+
+def block_keys(unit: Unit) -> list[str]:
+    return sorted(f"n:{n}" for n in unit.numbers) + sorted(f"c:{c}" for c in unit.concepts)
 
 
 def _cross_pairs(units: list[Unit], members: list[int]):
@@ -300,14 +345,24 @@ def cluster(units: list[Unit], scorer: Scorer) -> tuple[list[list[int]], dict[in
     ({i: {j: score}}, every pair up to :data:`ALL_PAIRS_LIMIT` units, else the proposed ones).
     Each component of the pairs scoring above the threshold is clustered on its own.
     """
-    scores = score_pairs(units, scorer, candidate_pairs(units))
+    clusters, scores, _ = cluster_components(units, scorer)
+    return clusters, scores
+
+
+def cluster_components(units: list[Unit], scorer: Scorer, pairs=False):
+    """:func:`cluster`, also returning the components (lists of unit indexes).
+
+    ``pairs``: the pairs to score (None: every pair); by default :func:`candidate_pairs`.
+    """
+    scores = score_pairs(units, scorer, candidate_pairs(units) if pairs is False else pairs)
     # Ties go to content (unit keys), never to file order: rank units by key.
     order = sorted(range(len(units)), key=lambda i: units[i].key)
     rank = [0] * len(units)
     for position, i in enumerate(order):
         rank[i] = position
     clusters = []
-    for component in components(len(units), scores):
+    found = components(len(units), scores)
+    for component in found:
         if len(component) == 1:
             clusters.append(component)
             continue
@@ -316,7 +371,7 @@ def cluster(units: list[Unit], scorer: Scorer) -> tuple[list[list[int]], dict[in
                 if j > i and units[i].lang != units[j].lang and j not in scores[i]:
                     scores[i][j] = scores[j][i] = scorer.value(units[i], units[j])
         clusters += _link_component(units, component, scores, rank)
-    return sorted(clusters), scores
+    return sorted(clusters), scores, found
 
 
 def _link_component(units, component, scores, rank) -> list[list[int]]:
@@ -375,37 +430,77 @@ def fingerprint(sig: tuple[str, ...]) -> str:
     return _digest(",".join(sig), 6)
 
 
+@dataclass
+class Alignment:
+    """A whole alignment: the groups, and what an incremental build needs to update it."""
+
+    groups: list[Aligned]
+    units: list[Unit]
+    scorer: Scorer
+    components: list[list[int]]
+
+
 def align(rows: list[dict], glossary: Glossary | None = None) -> list[Aligned]:
     """Group ruling rows (as :func:`kb.store.rulings` returns them) into aligned groups."""
-    from kb import link  # link knows the rules; align only asks for a group's primary rule
+    return align_all(rows, glossary).groups
 
+
+def align_all(rows: list[dict], glossary: Glossary | None = None) -> Alignment:
+    """:func:`align`, keeping the units, scorer and components."""
     glossary = glossary or load_glossary()
     units = make_units(rows, glossary)
     scorer = Scorer(units)
-    clusters, scores = cluster(units, scorer)
-    groups = []
-    for indexes in clusters:
-        members = [units[i] for i in indexes]
-        sig = signature(members)
-        groups.append(Aligned(members, sig, fingerprint(sig)))
-    _assign_ids(groups, link)
+    clusters, scores, found = cluster_components(units, scorer)
+    groups = make_groups([[units[i] for i in indexes] for indexes in clusters])
     context = _Context(units, scores, groups, every_pair=len(units) <= ALL_PAIRS_LIMIT)
     for group in groups:
         group.memberships = _memberships(group, context, scorer)
-    return sorted(groups, key=group_order)
+    return Alignment(sorted(groups, key=group_order), units, scorer, found)
 
 
-def _assign_ids(groups: list[Aligned], link) -> None:
-    """``<primary rule or 'unlinked'>-<fingerprint>``; twins get -2, -3 by content order."""
-    taken: dict[str, int] = {}
-    rules_of: dict[tuple[str, ...], list] = {}  # thousands of groups share a few signatures
-    for group in sorted(groups, key=lambda g: (g.fingerprint, min(u.key for u in g.units))):
-        if group.signature not in rules_of:
-            rules_of[group.signature] = link.rules_for(group.signature)
-        rules = rules_of[group.signature]
-        base = f"{rules[0].rule if rules else 'unlinked'}-{group.fingerprint}"
-        taken[base] = taken.get(base, 0) + 1
-        group.id = base if taken[base] == 1 else f"{base}-{taken[base]}"
+def make_groups(clusters: list[list[Unit]]) -> list[Aligned]:
+    """Groups of these clusters of units, with their ids."""
+    groups = []
+    for members in clusters:
+        members = sorted(members, key=lambda u: u.sort_key)
+        sig = signature(members)
+        groups.append(Aligned(members, sig, fingerprint(sig)))
+    assign_ids(groups)
+    return groups
+
+
+def group_base(sig: tuple[str, ...], rules_of: dict | None = None) -> str:
+    """``<primary rule or 'unlinked'>-<fingerprint>`` of a signature."""
+    from kb import link  # link knows the rules; align only asks for a group's primary rule
+
+    rules_of = {} if rules_of is None else rules_of  # thousands of groups share a signature
+    if sig not in rules_of:
+        rules_of[sig] = link.rules_for(sig)
+    rules = rules_of[sig]
+    return f"{rules[0].rule if rules else 'unlinked'}-{fingerprint(sig)}"
+
+
+def assign_ids(groups: list[Aligned]) -> None:
+    """Ids ``<primary rule or 'unlinked'>-<fingerprint>``; see :func:`twin_ids`."""
+    rules_of: dict = {}
+    by_base: dict[str, list[Aligned]] = {}
+    for group in groups:
+        by_base.setdefault(group_base(group.signature, rules_of), []).append(group)
+    for base, twins in by_base.items():
+        for group, gid in zip(twins, twin_ids(base, [min(u.key for u in g.units)
+                                                     for g in twins])):
+            group.id = gid
+
+
+def twin_ids(base: str, first_keys: list[str]) -> list[str]:
+    """Ids of the groups sharing ``base``, given each one's smallest unit key.
+
+    The group with the smallest key is ``base``; each other is ``base-<its smallest unit
+    key>``: a group's id depends on its own content, not on how many twins sort before it, so
+    adding or removing a card renames no other group.
+    """
+    first = min(first_keys)
+    return [base if key == first else f"{base}-{key}" for key in first_keys]
 
 
 def group_order(group: Aligned) -> tuple:
@@ -448,37 +543,46 @@ class _Context:
 
 def _memberships(group: Aligned, ctx: _Context, scorer: Scorer) -> list[Membership]:
     out = []
-    units = ctx.units
-    mine = [ctx.index_of[id(u)] for u in group.units]
-    for i in mine:
-        unit = units[i]
-        others = [j for j in mine if j != i]
-        score = round(sum(ctx.score(i, j) for j in others) / len(others), 4) if others else None
-        rival = _best_rival(i, group, ctx)
-        evidence = {
-            "concepts": sorted(unit.concepts & set(group.signature)),
-            "missing": sorted(set(group.signature) - unit.concepts),
-            "extra": sorted(unit.concepts - set(group.signature)),
-            "with": {units[j].lang: scorer.score(unit, units[j])[1] for j in others},
-        }
-        if len(unit.rulings) > 1:
-            evidence["same_text_cards"] = len(unit.rulings)
-        if rival:
-            evidence["runner_up"] = rival
-        weak = bool(
-            (score is not None and score < WEAK)
-            or (rival and score is not None and rival["score"] > score - MARGIN))
-        if score is None:
-            evidence["alone"] = True
-            # Alone, but every concept it mentions is in a group that lacks its language: it
-            # may be a partial translation of that ruling. Report it; do not force it in.
-            partial = _partial_of(unit, ctx, group)
-            if partial:
-                evidence["partial_of"] = partial
-                weak = True
-        for row in unit.rulings:
-            out.append(Membership(row, unit, score, weak, evidence))
+    for unit in group.units:
+        i = ctx.index_of[id(unit)]
+        out += unit_memberships(unit, group, scorer, lambda u, i=i: ctx.score(i, ctx.index_of[id(u)]),
+                                ctx.rivals(i, group), lambda u: _partial_of(u, ctx, group))
     return out
+
+
+def unit_memberships(unit: Unit, group: Aligned, scorer: Scorer, score, rivals: list[Aligned],
+                     partial) -> list[Membership]:
+    """The memberships of ``unit``'s rulings in ``group``.
+
+    ``score(other_unit)`` is the pair's similarity (0 when it was not scored), ``rivals`` the
+    other groups it was compared with, ``partial(unit)`` the groups it may partially translate.
+    """
+    others = [u for u in group.units if u is not unit]
+    value = round(sum(score(u) for u in others) / len(others), 4) if others else None
+    rival = best_rival(unit, rivals, score)
+    signature_set = set(group.signature)
+    evidence = {
+        "concepts": sorted(unit.concepts & signature_set),
+        "missing": sorted(signature_set - unit.concepts),
+        "extra": sorted(unit.concepts - signature_set),
+        "with": {u.lang: scorer.score(unit, u)[1] for u in others},
+    }
+    if len(unit.rulings) > 1:
+        evidence["same_text_cards"] = len(unit.rulings)
+    if rival:
+        evidence["runner_up"] = rival
+    weak = bool(
+        (value is not None and value < WEAK)
+        or (rival and value is not None and rival["score"] > value - MARGIN))
+    if value is None:
+        evidence["alone"] = True
+        # Alone, but every concept it mentions is in a group that lacks its language: it
+        # may be a partial translation of that ruling. Report it; do not force it in.
+        found = partial(unit)
+        if found:
+            evidence["partial_of"] = found
+            weak = True
+    return [Membership(row, unit, value, weak, evidence) for row in unit.rulings]
 
 
 def _partial_of(unit: Unit, ctx: _Context, own: Aligned) -> list[str]:
@@ -487,30 +591,36 @@ def _partial_of(unit: Unit, ctx: _Context, own: Aligned) -> list[str]:
         return []
     # Only groups whose signature names the unit's rarest concept can hold all of its concepts.
     rarest = min(unit.concepts, key=lambda c: (len(ctx.by_concept.get(c, ())), c))
+    return partial_of(unit, own, ctx.by_concept.get(rarest, ()))
+
+
+def partial_of(unit: Unit, own: Aligned, candidates) -> list[str]:
+    """Ids of the ``candidates`` groups that ``unit`` may be a partial translation of."""
     found = {}
-    for other in ctx.by_concept.get(rarest, ()):
-        if other is own or unit.lang in {u.lang for u in other.units}:
+    for other in candidates:
+        if other is own or other.id == own.id or unit.lang in {u.lang for u in other.units}:
             continue
         contrast = {c for u in other.units for c in u.contrast}
-        if unit.concepts <= set(other.signature) and not (unit.contrast and contrast
-                                                          and unit.contrast != contrast):
+        if unit.concepts and unit.concepts <= set(other.signature) and not (
+                unit.contrast and contrast and unit.contrast != contrast):
             found[other.id] = True
     return sorted(found)
 
 
-def _best_rival(i: int, own: Aligned, ctx: _Context) -> dict | None:
-    """The other group this unit resembles most (mean similarity to its units), if any."""
-    best = None
-    lang = ctx.units[i].lang
-    for other in ctx.rivals(i, own):
-        scores = [ctx.score(i, ctx.index_of[id(u)]) for u in other.units if u.lang != lang]
+def best_rival(unit: Unit, rivals: list[Aligned], score) -> dict | None:
+    """The other group this unit resembles most (mean similarity to its units), if any.
+
+    Ties go to the larger (fingerprint, id): content, never the order groups were met in.
+    """
+    best, best_key = None, None
+    for other in rivals:
+        scores = [score(u) for u in other.units if u.lang != unit.lang]
         if not scores:
             continue
         mean = round(sum(scores) / len(scores), 4)
-        if best is None or (mean, other.fingerprint) > (best["score"], best["fp"]):
-            best = {"score": mean, "fp": other.fingerprint, "group": other.id}
-    if best:
-        best.pop("fp")
+        key = (mean, other.fingerprint, other.id)
+        if best_key is None or key > best_key:
+            best, best_key = {"score": mean, "group": other.id}, key
     return best
 
 
@@ -569,7 +679,7 @@ def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glo
             ((m.ruling["id"], c.concept, c.start, c.end, c.surface, c.lang)
              for g in groups for m in g.memberships
              for c in glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",))))
-        db["card_identities"].insert_all(_identities(db), pk="card_id", replace=True)
+        db["card_identities"].insert_all(identities(db), pk="card_id", replace=True)
 
 
 def _dumped(evidence: dict, done: dict[int, str]) -> str:
@@ -579,8 +689,9 @@ def _dumped(evidence: dict, done: dict[int, str]) -> str:
     return done[key]
 
 
-def _identities(db: sqlite_utils.Database):
-    for row in db["cards"].rows:
+def identities(db: sqlite_utils.Database, sql: str = "SELECT * FROM cards"):
+    """card_identities rows of the cards ``sql`` selects."""
+    for row in db.query(sql):
         ident = cards.identify(row["name"], row["lang"])
         yield {"card_id": row["id"], "identity": ident.identity,
                "english_name": ident.english_name, "known": ident.known}
@@ -591,33 +702,60 @@ def _lang_order(lang: str) -> int:
 
 
 def build_stage(ctx) -> None:
-    """Pipeline stage: align the stored rulings and report weak memberships."""
+    """Pipeline stage: align the stored rulings and report weak memberships.
+
+    On a reused store (an incremental build) only what the changed files touch is redone
+    (:mod:`kb.realign`); ``ctx.extra["changed_groups"]`` then names the groups whose rows
+    changed or went, for the later stages; None means every group is new.
+    """
+    from kb import incremental, realign
+
     glossary = load_glossary()
-    for (text, lang), matches in ctx.extra.pop("previous_concepts", {}).items():
-        glossary.remember(text, lang, ("en",), matches)  # an incremental build's unchanged texts
-    groups = align(store.rulings(ctx.db), glossary)
-    store_groups(ctx.db, groups, glossary)
-    for line in weak_report(groups):
+    changed = ctx.extra.get("changed_sources")
+    ctx.extra["changed_groups"] = None
+    if ctx.extra.get("reused") and changed is not None:
+        done = realign.update(ctx.db, changed, glossary)
+        if done is not None:
+            ctx.extra["changed_groups"] = done
+            for line in weak_lines(ctx.db):
+                say(line)
+            return
+        # Not provably exact: align everything, as a full build, keeping the concept matches
+        # of the unchanged texts; the later stages' tables go too.
+        for (text, lang), matches in incremental.concept_matches(ctx.db, changed).items():
+            glossary.remember(text, lang, ("en",), matches)
+        store.drop_derived(ctx.db)
+    alignment = align_all(store.rulings(ctx.db), glossary)
+    store_groups(ctx.db, alignment.groups, glossary)
+    realign.store_state(ctx.db, alignment)
+    for line in weak_report(alignment.groups):
         say(line)
 
 
 def weak_report(groups: list[Aligned]) -> list[str]:
     """One line per weak membership: where the ruling is, its group, score and rival."""
-    lines = []
-    for group in groups:
-        for m in group.memberships:
-            if m.weak:
-                rival = m.evidence.get("runner_up") or {}
-                where = f"{m.ruling['source']}:{m.ruling['line']}"
-                if m.score is None:
-                    lines.append(f"{where}: not aligned (alone in {group.id}); all its concepts "
-                                 f"are in {', '.join(m.evidence['partial_of'])}, which lack "
-                                 f"{m.ruling['lang']}: a partial translation?")
-                else:
-                    lines.append(f"{where}: weak alignment in {group.id} (score {m.score:.2f}; "
-                                 f"nearest other {rival.get('group')} "
-                                 f"{rival.get('score', 0):.2f})")
-    return lines
+    return [_weak_line(f"{m.ruling['source']}:{m.ruling['line']}", m.ruling["lang"], group.id,
+                       m.score, m.evidence)
+            for group in groups for m in group.memberships if m.weak]
+
+
+def weak_lines(db: sqlite_utils.Database) -> list[str]:
+    """:func:`weak_report` of the stored memberships."""
+    rows = db.query("SELECT r.source, r.line, r.lang, m.group_id, m.score, m.evidence "
+                    "FROM memberships m JOIN rulings r ON r.id = m.ruling_id WHERE m.weak = 1 "
+                    "ORDER BY m.group_id, r.lang, r.source, r.position")
+    return [_weak_line(f"{r['source']}:{r['line']}", r["lang"], r["group_id"], r["score"],
+                       json.loads(r["evidence"])) for r in rows]
+
+
+def _weak_line(where: str, lang: str, group_id: str, score, evidence: dict) -> str:
+    if score is None:
+        return (f"{where}: not aligned (alone in {group_id}); all its concepts are in "
+                f"{', '.join(evidence['partial_of'])}, which lack {lang}: a partial "
+                f"translation?")
+    rival = evidence.get("runner_up") or {}
+    return (f"{where}: weak alignment in {group_id} (score {score:.2f}; nearest other "
+            f"{rival.get('group')} {rival.get('score', 0):.2f})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -679,5 +817,7 @@ def find_group(db: sqlite_utils.Database, key: str) -> dict | None:
     if exact:
         return groups(db, exact)[0]
     same_fp = [row["id"] for row in db.query("SELECT id FROM groups WHERE fingerprint = ?", [fp])]
-    found = groups(db, same_fp)
-    return found[0] if found else None
+    if not same_fp:
+        return None
+    # The first in the usual order; only its rows are read (twins may be thousands).
+    return groups(db, [min(same_fp, key=lambda gid: group_order(Aligned([], (), "", id=gid)))])[0]

@@ -166,11 +166,8 @@ def store_stage(ctx: BuildContext) -> None:
     # need not sync each transaction; build() syncs the file once before the swap.
     ctx.db.execute("PRAGMA synchronous = OFF")
     if ctx.extra.get("reused"):
-        # What earlier stages found in unchanged rulings is worth keeping (concept matches);
-        # the rest is rebuilt from the base tables by the stages, as in a full build.
-        ctx.extra["previous_concepts"] = incremental.concept_matches(
-            ctx.db, ctx.extra["changed_sources"])
-        store.drop_derived(ctx.db)
+        # Derived tables stay: the rows that depended on a replaced ruling go with it (foreign
+        # keys), and each later stage updates its own tables (or rebuilds them all).
         store.forget_sources(ctx.db, sorted(ctx.extra["changed_sources"]))
     store.store_files(ctx.db, ctx.files)
     if ctx.extra.get("reused"):

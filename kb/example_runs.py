@@ -161,12 +161,48 @@ def create_schema(db: sqlite_utils.Database) -> None:
     db[TABLE].create_index(["group"])
 
 
-def store_results(db: sqlite_utils.Database, results: list[Result]) -> None:
-    """Replace the stored runs with these."""
+def store_results(db: sqlite_utils.Database, results: list[Result],
+                  keep: set[str] = frozenset()) -> None:
+    """Replace the stored runs with these (keeping the stored runs of the ids in ``keep``)."""
     create_schema(db)
     with db.conn:
-        db[TABLE].delete_where()
+        if keep:
+            stale = [row["id"] for row in db.query(f"SELECT id FROM {TABLE}")
+                     if row["id"] not in keep]
+            db.conn.executemany(f"DELETE FROM {TABLE} WHERE id = ?", [(i,) for i in stale])
+        else:
+            db[TABLE].delete_where()
         db[TABLE].insert_all(_row(r) for r in results)
+
+
+def reusable(db: sqlite_utils.Database, examples: list[Example],
+             changed_groups: set[str]) -> dict[str, str | None]:
+    """{example id: its stored group} of the stored runs still valid after an incremental
+    alignment changed ``changed_groups``: the example passed, and no changed group has the
+    id or fingerprint its ``group`` key names (so :func:`kb.align.find_group` finds the same).
+    A run whose group went was deleted with the group (foreign key)."""
+    if TABLE not in db.table_names():
+        return {}
+    stored = {row["id"]: row for row in db.query(f'SELECT id, "group", status FROM {TABLE}')}
+    ids = set(changed_groups)
+    prints = {_fingerprint_of(gid) for gid in ids}
+    out = {}
+    for example in examples:
+        row = stored.get(example.id)
+        if row is None or row["status"] != "passed":
+            continue
+        key = example.group
+        if key is not None and (key in ids or _fingerprint_of(key) in prints):
+            continue
+        out[example.id] = row["group"]
+    return out
+
+
+def _fingerprint_of(key: str) -> str:
+    from kb.realign import group_base
+
+    base = group_base(key)
+    return base.rsplit("-", 1)[-1] if "-" in base else base
 
 
 def _row(result: Result) -> dict:
@@ -197,14 +233,22 @@ def examples_for_group(db: sqlite_utils.Database, group_id: str) -> list[dict]:
 # -- the build stage --------------------------------------------------------------------------
 
 def build_stage(ctx) -> None:
-    """Pipeline stage: run every example, store the runs, fail the build on a failure."""
-    results = run_examples(db=ctx.db)
-    store_results(ctx.db, results)
-    ctx.extra["example_runs"] = results
-    for result in results:
-        if result.example.group and result.group_id is None:
-            say(f"{result.example.scenario.source}: example {result.example.id}: no ruling group "
-                f"{result.example.group} in this corpus")
+    """Pipeline stage: run every example, store the runs, fail the build on a failure.
+
+    After an incremental alignment (``ctx.extra["changed_groups"]``), the stored runs that are
+    still valid (:func:`reusable`) are kept: a scenario's run depends only on the code and its
+    file (both in the build key) and on the group its key finds.
+    """
+    examples = load_examples()
+    changed = ctx.extra.get("changed_groups")
+    kept = {} if changed is None else reusable(ctx.db, examples, changed)
+    results = run_examples([e for e in examples if e.id not in kept], db=ctx.db)
+    store_results(ctx.db, results, keep=set(kept))
+    found = {r.example.id: r.group_id for r in results} | kept
+    for example in examples:
+        if example.group and found[example.id] is None:
+            say(f"{example.scenario.source}: example {example.id}: no ruling group "
+                f"{example.group} in this corpus")
     failed = [failure_problem(r) for r in results if not r.run.passed]
     if failed:
         raise KbError(failed)

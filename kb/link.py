@@ -148,21 +148,37 @@ def create_schema(db: sqlite_utils.Database) -> None:
 
 
 def build_stage(ctx) -> None:
-    """Pipeline stage: link every stored group; report the groups left without a link."""
-    for line in link_groups(ctx.db):
+    """Pipeline stage: link the stored groups (after an incremental alignment, only the groups
+    it changed: a group's links depend on its own rows alone); report unlinked groups."""
+    changed = ctx.extra.get("changed_groups")
+    if changed is None or "group_rules" not in ctx.db.table_names():
+        lines = link_groups(ctx.db)
+    else:
+        link_groups(ctx.db, ids=sorted(changed))
+        lines = [f"link: {g['id']}: no rule ({g['reason']})" for g in unlinked(ctx.db)]
+    for line in lines:
         say(line)
 
 
-def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None) -> list[str]:
-    """Write group_rules for every group; return one line per unlinked group."""
+def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
+                ids: list[str] | None = None) -> list[str]:
+    """Write group_rules for every group (or only for the groups ``ids``, replacing their
+    rows); return one line per unlinked group."""
     create_schema(db)
     carried = carried_rules() if carried is None else set(carried)
     rows, unlinked = [], []
-    for group in db.query("SELECT id, signature FROM groups ORDER BY id"):
+    if ids is None:
+        found = db.query("SELECT id, signature FROM groups ORDER BY id")
+    else:
+        found = [g for chunk in _chunks(ids) for g in db.query(
+            f"SELECT id, signature FROM groups WHERE id IN ({', '.join('?' * len(chunk))})",
+            chunk)]
+    for group in found:
         signature = tuple(json.loads(group["signature"]))
         links = rules_for(signature, carried)
         if not links:
             unlinked.append(f"link: {group['id']}: no rule ({why_unlinked(signature, carried)})")
+            continue
         date = _group_date(db, group["id"])
         surfaces = _surfaces(db, group["id"])
         for rank, link in enumerate(links, start=1):
@@ -172,9 +188,19 @@ def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None) -> l
                          "number_then": number_on(link.rule, date),
                          "evidence": json.dumps(evidence, ensure_ascii=False, sort_keys=True)})
     with db.conn:
-        db["group_rules"].delete_where()
+        if ids is None:
+            db["group_rules"].delete_where()
+        else:
+            for chunk in _chunks(ids):
+                db.execute(f"DELETE FROM group_rules WHERE group_id IN "
+                           f"({', '.join('?' * len(chunk))})", chunk)
         db["group_rules"].insert_all(rows)
     return unlinked
+
+
+def _chunks(values: list, size: int = 500):
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
 
 
 def unlinked(db: sqlite_utils.Database) -> list[dict]:

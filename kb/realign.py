@@ -1,0 +1,536 @@
+"""Incremental alignment: update the previous build's groups after some ruling files changed.
+
+A full alignment (:func:`kb.align.align_all`) also stores what this module needs to update it
+(:func:`store_state`): each unit's features, blocking keys, component and group
+(``align_units``, ``unit_keys``), which rulings it holds (``unit_rulings``), and the corpus
+statistics the scorer uses (``align_state``: the number of units and each concept's document
+frequency, and the languages' usual lengths).
+
+:func:`update` then redoes only what the changed files touch, and gives what a full alignment
+would give, because:
+
+- units are rebuilt only for the (language, normalized text) buckets of the changed rulings,
+  the only units whose members or features can differ;
+- it goes on only if the scorer's statistics (concept weights, usual lengths) and every
+  blocking key's on/off state (:data:`kb.align.KEY_LIMIT`) come out unchanged; then every pair
+  of unchanged units has the same score and the same candidacy as before;
+- a component (pairs scoring >= :data:`kb.align.THRESHOLD`) without added or removed units
+  then has the same clusters; the components holding removed units or joined by added ones are
+  re-clustered together (with the added units), exactly as the full clustering would;
+- group ids depend on the group's content and its twins (:func:`kb.align.twin_ids`), so only
+  the twins of new or gone groups are renamed, and memberships (score, runner-up, partial
+  translations) are recomputed for every unit that was, or now is, scored against a changed
+  unit or group.
+
+Otherwise it returns None and the caller aligns everything (correct, only slower).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import sqlite_utils
+
+from kb import align
+from kb.align import Aligned, Unit
+
+STATE_TABLES = ("align_units", "unit_keys", "unit_rulings", "align_state")
+_SUFFIX = re.compile(r"-[0-9a-f]{12}$")
+
+
+# -- the stored state --------------------------------------------------------------------------
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    tables = set(db.table_names())
+    if "align_units" not in tables:
+        db["align_units"].create({"key": str, "lang": str, "bucket": str, "features": str,
+                                  "length": int, "residual": int, "component": str,
+                                  "group_id": str}, pk="key")
+        for column in ("bucket", "component", "group_id"):
+            db["align_units"].create_index([column])
+    if "unit_keys" not in tables:
+        db["unit_keys"].create({"block": str, "unit": str}, pk=("block", "unit"))
+        db["unit_keys"].create_index(["unit"])
+    if "unit_rulings" not in tables:
+        db["unit_rulings"].create({"ruling_id": str, "unit": str, "source": str}, pk="ruling_id")
+        db["unit_rulings"].create_index(["unit"])
+        db["unit_rulings"].create_index(["source"])
+    if "align_state" not in tables:
+        db["align_state"].create({"name": str, "value": str}, pk="name")
+
+
+def store_state(db: sqlite_utils.Database, alignment: align.Alignment) -> None:
+    """Replace the state tables' rows with a full alignment's."""
+    create_schema(db)
+    units = alignment.units
+    postings = align.block_postings(units)
+    keyed = {i for members in postings.values() if len(members) <= align.KEY_LIMIT
+             for i in members}
+    component = {}
+    for members in alignment.components:
+        first = min(units[i].key for i in members)
+        for i in members:
+            component[units[i].key] = first
+    group_of = {u.key: g.id for g in alignment.groups for u in g.units}
+    with db.conn:
+        for table in STATE_TABLES:
+            db.execute(f"DELETE FROM [{table}]")
+        _insert_units(db, [(u, int(i not in keyed), component[u.key], group_of[u.key])
+                           for i, u in enumerate(units)])
+        _insert_keys(db, units)
+        _insert_rulings(db, units)
+        df = Counter(c for u in units for c in u.concepts)
+        _write_state(db, len(units), dict(df), alignment.scorer.lang_length)
+
+
+def _insert_units(db, rows) -> None:
+    db.conn.executemany(
+        "INSERT OR REPLACE INTO align_units (key, lang, bucket, features, length, residual, "
+        "component, group_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ((u.key, u.lang, u.bucket, u.features(), u.length, residual, comp, gid)
+         for u, residual, comp, gid in rows))
+
+
+def _insert_keys(db, units) -> None:
+    db.conn.executemany("INSERT OR REPLACE INTO unit_keys (block, unit) VALUES (?, ?)",
+                        ((k, u.key) for u in units for k in align.block_keys(u)))
+
+
+def _insert_rulings(db, units) -> None:
+    db.conn.executemany("INSERT OR REPLACE INTO unit_rulings (ruling_id, unit, source) "
+                        "VALUES (?, ?, ?)",
+                        ((r["id"], u.key, r["source"]) for u in units for r in u.rulings))
+
+
+def _write_state(db, n: int, df: dict[str, int], lang_length: dict[str, float]) -> None:
+    db.conn.executemany(
+        "INSERT OR REPLACE INTO align_state (name, value) VALUES (?, ?)",
+        [("n", str(n)), ("df", json.dumps(df, sort_keys=True)),
+         ("lang_length", json.dumps(lang_length, sort_keys=True))])
+
+
+def _in(values) -> str:
+    return f"({', '.join('?' * len(values))})"
+
+
+def _chunks(values, size: int = 500):
+    values = list(values)
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+def _dicts(db, sql: str, values) -> list[dict]:
+    """:func:`_query`, rows as dicts."""
+    out = []
+    for chunk in _chunks(values):
+        out += [dict(r) for r in db.query(sql.format(_in(chunk)), chunk)]
+    return out
+
+
+def _query(db, sql: str, values, *extra) -> list:
+    """``sql`` with one ``IN {}`` placeholder run over ``values`` in chunks."""
+    out = []
+    for chunk in _chunks(values):
+        out += db.execute(sql.format(_in(chunk)), [*chunk, *extra]).fetchall()
+    return out
+
+
+# -- the update --------------------------------------------------------------------------------
+
+class _Index:
+    """The current units, their blocking keys, components and groups, read from the store."""
+
+    def __init__(self, db, scorer: align.Scorer):
+        self.db, self.scorer = db, scorer
+        self.cache: dict[str, Unit] = {}
+        self.sizes: dict[str, int] = {}
+        self.rows: dict[str, tuple] = {}  # key -> (residual, component, group_id)
+        self._residual: list[str] | None = None
+
+    def load(self, keys) -> dict[str, Unit]:
+        missing = [k for k in keys if k not in self.cache]
+        for key, lang, bucket, features, residual, comp, gid in _query(
+                self.db, "SELECT key, lang, bucket, features, residual, component, group_id "
+                "FROM align_units WHERE key IN {}", missing):
+            self.cache[key] = Unit.from_features(lang, key, features, bucket)
+            self.rows[key] = (residual, comp, gid)
+        return {k: self.cache[k] for k in keys}
+
+    def active(self, block: str) -> bool:
+        if block not in self.sizes:
+            self.sizes[block] = self.db.execute(
+                "SELECT COUNT(*) FROM unit_keys WHERE block = ?", [block]).fetchone()[0]
+        return self.sizes[block] <= align.KEY_LIMIT
+
+    def partners(self, unit: Unit) -> set[str]:
+        """Keys of the units a full alignment pairs ``unit`` with by blocking keys."""
+        blocks = [b for b in align.block_keys(unit) if self.active(b)]
+        if not blocks:
+            if self._residual is None:
+                self._residual = [k for (k,) in self.db.execute(
+                    "SELECT key FROM align_units WHERE residual = 1")]
+            found = set(self._residual)
+        else:
+            found = {k for (k,) in _query(self.db, "SELECT unit FROM unit_keys WHERE block IN {}",
+                                          blocks)}
+        found.discard(unit.key)
+        return {k for k, u in self.load(found).items() if u.lang != unit.lang}
+
+    def component(self, comp: str) -> list[str]:
+        return [k for (k,) in self.db.execute(
+            "SELECT key FROM align_units WHERE component = ?", [comp])]
+
+    def group_units(self, gids) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for key, gid in _query(self.db, "SELECT key, group_id FROM align_units "
+                                        "WHERE group_id IN {}", list(gids)):
+            out.setdefault(gid, []).append(key)
+        return out
+
+
+def _corpus_statistics(db, buckets_old: dict, added: list[Unit], removed: list[Unit]):
+    """(n, df, lang_length) after replacing ``removed`` units by ``added`` ones."""
+    state = dict(db.execute("SELECT name, value FROM align_state").fetchall())
+    n = int(state["n"]) - len(removed) + len(added)
+    df = Counter(json.loads(state["df"]))
+    df.subtract(c for u in removed for c in u.concepts)
+    df.update(c for u in added for c in u.concepts)
+    lengths: dict[str, list[int]] = {}
+    gone = {u.key for u in removed}
+    for key, lang, length in db.execute("SELECT key, lang, length FROM align_units"):
+        if key not in gone:
+            lengths.setdefault(lang, []).append(length)
+    for unit in added:
+        lengths.setdefault(unit.lang, []).append(unit.length)
+    return state, n, {c: d for c, d in df.items() if d > 0}, align.usual_lengths(lengths)
+
+
+def _cannot(reason: str) -> None:
+    """Why the update cannot be exact (shown with --verbose style progress lines)."""
+    from kb.progress import say
+
+    say(f"align: aligning everything ({reason})")
+    return None
+
+
+def update(db: sqlite_utils.Database, changed: set[str], glossary) -> set[str] | None:
+    """Update the alignment tables for the ``changed`` source paths.
+
+    The rulings of changed files are already replaced in the store (and their memberships and
+    concept rows deleted with them). Returns the ids of the groups whose rows changed, were
+    added or went; None when this cannot be done exactly (then nothing was written).
+    """
+    if not set(STATE_TABLES) <= set(db.table_names()) or "groups" not in db.table_names():
+        return None
+    changed_set, changed = set(changed), sorted(changed)
+    # 1. The buckets the changed rulings were or are in, rebuilt into units.
+    new_rows = [dict(r) for r in db.query(
+        f"SELECT * FROM rulings WHERE source IN {_in(changed)}", changed)] if changed else []
+    old_touched = {k for (k,) in _query(db, "SELECT DISTINCT unit FROM unit_rulings "
+                                            "WHERE source IN {}", changed)}
+    buckets = {align._digest(f"{r['lang']}\n{align.normalize(r['text'])}") for r in new_rows}
+    buckets |= {b for (b,) in _query(db, "SELECT bucket FROM align_units WHERE key IN {}",
+                                     old_touched)}
+    old = {key: (lang, bucket, features, comp, gid) for key, lang, bucket, features, comp, gid
+           in _query(db, "SELECT key, lang, bucket, features, component, group_id "
+                         "FROM align_units WHERE bucket IN {}", buckets)}
+    kept_ids = [rid for (rid,) in _query(
+        db, "SELECT ruling_id FROM unit_rulings WHERE unit IN {}", list(old))
+        if rid.rpartition("#")[0] not in changed_set]
+    rows = _dicts(db, "SELECT * FROM rulings WHERE id IN {}", kept_ids)
+    rows = [r for r in rows if r["source"] not in changed_set] + new_rows
+    sources = sorted({r["source"] for r in rows})
+    by_file = dict(_query(db, "SELECT source, MAX(position) FROM rulings WHERE source IN {} "
+                              "GROUP BY source", sources))
+    rebuilt = {u.key: u for u in align.make_units(rows, glossary, by_file)} if rows else {}
+    added = [u for k, u in rebuilt.items() if k not in old or old[k][2] != u.features()]
+    removed = [Unit.from_features(lang, k, features, bucket)
+               for k, (lang, bucket, features, _, _) in old.items()
+               if k not in rebuilt or rebuilt[k].features() != features]
+    same = [u for k, u in rebuilt.items() if k in old and old[k][2] == u.features()]
+
+    # 2. Exact only if the scorer's statistics and the blocking keys' states are unchanged.
+    state, n, df, lang_length = _corpus_statistics(db, old, added, removed)
+    old_n = int(state["n"])
+    if min(n, old_n) <= align.ALL_PAIRS_LIMIT:
+        return _cannot("small corpus: every pair is scored")
+    if align.Scorer.corpus_weights(n, df) != align.Scorer.corpus_weights(
+            old_n, json.loads(state["df"])):
+        return _cannot("concept weights changed")
+    if lang_length != json.loads(state["lang_length"]):
+        return _cannot("usual lengths changed")
+    delta: Counter = Counter()
+    for unit in added:
+        delta.update(align.block_keys(unit))
+    for unit in removed:
+        delta.subtract(align.block_keys(unit))
+    blocks = [b for b, d in delta.items() if d]
+    sizes = dict(_query(db, "SELECT block, COUNT(*) FROM unit_keys WHERE block IN {} "
+                            "GROUP BY block", blocks))
+    if any((sizes.get(b, 0) <= align.KEY_LIMIT) != (sizes.get(b, 0) + delta[b] <= align.KEY_LIMIT)
+           for b in blocks):
+        return _cannot("a blocking key crossed its limit")
+    scorer = align.Scorer([])
+    scorer.weights, scorer.lang_length = align.Scorer.corpus_weights(n, df), lang_length
+    return _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, n, df)
+
+
+def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, n, df) -> set[str]:
+    index = _Index(db, scorer)
+    removed_keys = {u.key for u in removed}
+    added_keys = {u.key for u in added}
+    with db.conn:
+        # The units as they are now: removed ones out, added ones in (not yet grouped).
+        for chunk in _chunks(removed_keys):
+            db.execute(f"DELETE FROM align_units WHERE key IN {_in(chunk)}", chunk)
+            db.execute(f"DELETE FROM unit_keys WHERE unit IN {_in(chunk)}", chunk)
+        _insert_keys(db, added)
+        residual = {u.key: int(not any(index.active(b) for b in align.block_keys(u)))
+                    for u in added}
+        _insert_units(db, [(u, residual[u.key], None, None) for u in added])
+        for unit in added:
+            index.cache[unit.key] = unit
+            index.rows[unit.key] = (residual[unit.key], None, None)
+        for unit in same:  # same features: keep the loaded row, but with the rebuilt rulings
+            index.load([unit.key])
+            index.cache[unit.key] = unit
+
+        # 3. Components to re-cluster: those of removed units, those added units reach.
+        affected = {old[k][3] for k in removed_keys}
+        partners = {u.key: index.partners(u) for u in added}
+        for unit in added:
+            mates = [k for k in partners[unit.key] if k not in added_keys]
+            for key, other in index.load(mates).items():
+                if scorer.value(unit, other) >= align.THRESHOLD:
+                    affected.add(index.rows[key][1])
+        gone = {old[k][4] for k in removed_keys}
+        members = set(added_keys)
+        for comp in affected:
+            members.update(index.component(comp))
+        index.load(members)
+        gone |= {index.rows[k][2] for k in members if k not in added_keys}
+        gone.discard(None)
+        clusters, found = _recluster(index, sorted(members, key=lambda k: index.cache[k].sort_key),
+                                     partners)
+
+        # 4. Groups: new ones from the re-clustered units; twins of new and gone groups renamed.
+        new_groups = align.make_groups(clusters)
+        gone_signatures = [set(json.loads(sig)) for (sig,) in _query(
+            db, "SELECT signature FROM groups WHERE id IN {}", list(gone))]
+        renamed = _renames(db, new_groups, gone)
+        component = {k: min(comp) for comp in found for k in comp}
+        group_of = {u.key: g.id for g in new_groups for u in g.units}
+        db.conn.executemany("UPDATE align_units SET component = ?, group_id = ? WHERE key = ?",
+                            [(component[k], group_of[k], k) for k in members])
+        for old_id, new_id in renamed.items():
+            db.execute("UPDATE align_units SET group_id = ? WHERE group_id = ?", [new_id, old_id])
+        for key in list(index.rows):
+            res, comp, gid = index.rows[key]
+            index.rows[key] = (res, component.get(key, comp),
+                               group_of.get(key, renamed.get(gid, gid)))
+
+        # 5. Memberships to redo: changed units and groups, and every unit scored against them.
+        renamed_units = [k for keys in index.group_units(renamed.values()).values() for k in keys]
+        index.load(renamed_units)
+        redo = set(members) | set(renamed_units) | {u.key for u in same}
+        for unit in removed + [index.cache[k] for k in members | set(renamed_units)]:
+            redo |= index.partners(unit)
+        for key in renamed_units:
+            redo.update(index.component(index.rows[key][1]))
+        index.load(redo)
+        touched = {index.rows[u.key][2] for u in same}
+        written = set(group_of.values()) | set(renamed.values()) | touched
+        redo |= _partial_candidates(db, index, [set(g.signature) for g in new_groups]
+                                    + gone_signatures)
+        _write_rulings(db, changed, old, added + same)
+        delete_groups(db, sorted(gone | set(renamed)))
+        groups = _Groups(db, index, new_groups)
+        _write_groups(db, groups, written, touched - gone - set(renamed))
+        _write_memberships(db, index, groups, redo)
+        _write_derived(db, glossary, new_rows)
+        _write_state(db, n, df, scorer.lang_length)
+    return gone | set(renamed) | written
+
+
+def _recluster(index: _Index, keys: list[str], partners: dict[str, set[str]]):
+    """Clusters and components of these units, as the full clustering makes them."""
+    units = [index.cache[k] for k in keys]
+    position = {k: i for i, k in enumerate(keys)}
+    scores: dict[int, dict[int, float]] = {i: {} for i in range(len(units))}
+    for i, unit in enumerate(units):
+        mates = partners.get(unit.key)
+        if mates is None:
+            mates = partners[unit.key] = index.partners(unit)
+        for key in mates:
+            j = position.get(key)
+            if j is not None and j not in scores[i]:
+                scores[i][j] = scores[j][i] = index.scorer.value(unit, units[j])
+    rank = [0] * len(units)  # ties go to content (unit keys), as in kb.align.cluster
+    for position, i in enumerate(sorted(range(len(units)), key=lambda i: units[i].key)):
+        rank[i] = position
+    clusters = []
+    found = align.components(len(units), scores)
+    for comp in found:
+        if len(comp) == 1:
+            clusters.append(comp)
+            continue
+        for i in comp:
+            for j in comp:
+                if j > i and units[i].lang != units[j].lang and j not in scores[i]:
+                    scores[i][j] = scores[j][i] = index.scorer.value(units[i], units[j])
+        clusters += align._link_component(units, comp, scores, rank)
+    return ([[units[i] for i in c] for c in sorted(clusters)],
+            [[keys[i] for i in comp] for comp in found])
+
+
+def group_base(group_id: str) -> str:
+    """A group id without its twin suffix: ``<rule>-<fingerprint>``."""
+    return _SUFFIX.sub("", group_id) if _SUFFIX.search(group_id) else group_id
+
+
+def _renames(db, new_groups: list[Aligned], gone: set[str]) -> dict[str, str]:
+    """Ids of the new groups among their twins, and {old id: new id} of renamed twins."""
+    bases = {group_base(g.id) for g in new_groups} | {group_base(g) for g in gone}
+    renamed = {}
+    for base in bases:
+        ids = [gid for (gid,) in db.execute(
+            "SELECT id FROM groups WHERE id = ? OR substr(id, 1, ?) = ?",
+            [base, len(base) + 1, base + "-"]) if gid not in gone and group_base(gid) == base]
+        firsts = dict(_query(db, "SELECT group_id, MIN(key) FROM align_units WHERE group_id IN {}"
+                                 " GROUP BY group_id", ids))
+        mine = [g for g in new_groups if group_base(g.id) == base]
+        keys = [firsts[g] for g in ids] + [min(u.key for u in g.units) for g in mine]
+        new_ids = align.twin_ids(base, keys)
+        for gid, new_id in zip(ids, new_ids):
+            if gid != new_id:
+                renamed[gid] = new_id
+        for group, new_id in zip(mine, new_ids[len(ids):]):
+            group.id = new_id
+    return renamed
+
+
+def _partial_candidates(db, index: _Index, signatures: list[set[str]]) -> set[str]:
+    """Units alone in their group whose 'partial translation of' may have changed: those
+    whose concepts all are in the signature of a new or gone group."""
+    if not signatures:
+        return set()
+    alone = [k for (k,) in db.execute(
+        "SELECT MIN(key) FROM align_units GROUP BY group_id HAVING COUNT(*) = 1")]
+    return {k for k, u in index.load(alone).items()
+            if u.concepts and any(u.concepts <= s for s in signatures)}
+
+
+def delete_groups(db, ids: list[str]) -> None:
+    """Delete these groups and every row that refers to them (memberships, links, ...)."""
+    from kb.incremental import delete_with_dependents
+
+    delete_with_dependents(db, "groups", "id", ids)
+
+
+class _Groups:
+    """Groups as :class:`kb.align.Aligned`, read from the updated units on demand."""
+
+    def __init__(self, db, index: _Index, new_groups: list[Aligned]):
+        self.db, self.index = db, index
+        self.by_id = {g.id: g for g in new_groups}
+
+    def get(self, gid: str) -> Aligned:
+        if gid not in self.by_id:
+            keys = self.index.group_units([gid]).get(gid, [])
+            units = sorted(self.index.load(keys).values(), key=lambda u: u.sort_key)
+            sig = align.signature(units)
+            self.by_id[gid] = Aligned(units, sig, align.fingerprint(sig), id=gid)
+        return self.by_id[gid]
+
+    def of(self, key: str) -> Aligned:
+        return self.get(self.index.rows[key][2])
+
+    def containing(self, concepts: frozenset[str]) -> list[Aligned]:
+        """Every group whose signature holds all of ``concepts``."""
+        ids = [gid for gid, sig in self.db.execute("SELECT id, signature FROM groups")
+               if concepts <= set(json.loads(sig))]
+        return [self.get(gid) for gid in ids]
+
+
+def _write_rulings(db, changed: list[str], old: dict, rebuilt: list[Unit]) -> None:
+    """unit_rulings follows the rebuilt units."""
+    for chunk in _chunks(changed):
+        db.execute(f"DELETE FROM unit_rulings WHERE source IN {_in(chunk)}", chunk)
+    for chunk in _chunks(list(old)):
+        db.execute(f"DELETE FROM unit_rulings WHERE unit IN {_in(chunk)}", chunk)
+    _insert_rulings(db, rebuilt)
+
+
+def _write_groups(db, groups: _Groups, written: set[str], existing: set[str]) -> None:
+    sizes = dict(_query(db, "SELECT au.group_id, COUNT(*) FROM unit_rulings ur JOIN align_units "
+                            "au ON au.key = ur.unit WHERE au.group_id IN {} GROUP BY au.group_id",
+                        sorted(written)))
+    rows = []
+    for gid in sorted(written):
+        g = groups.get(gid)
+        rows.append((g.fingerprint, json.dumps(list(g.signature)),
+                     ",".join(sorted({u.lang for u in g.units}, key=align._lang_order)),
+                     sizes.get(gid, 0), gid))
+    db.conn.executemany("UPDATE groups SET fingerprint = ?, signature = ?, languages = ?, "
+                        "size = ? WHERE id = ?", [r for r in rows if r[-1] in existing])
+    db.conn.executemany("INSERT INTO groups (fingerprint, signature, languages, size, id) "
+                        "VALUES (?, ?, ?, ?, ?)", [r for r in rows if r[-1] not in existing])
+
+
+def _with_rulings(db, index: _Index, keys) -> None:
+    """Give the loaded units their ruling rows (rebuilt units have them already)."""
+    missing = [k for k in keys if not index.cache[k].rulings]
+    found: dict[str, list[dict]] = {}
+    for chunk in _chunks(missing):
+        for row in db.query(f"SELECT ur.unit AS unit_key, r.* FROM unit_rulings ur JOIN rulings r "
+                            f"ON r.id = ur.ruling_id WHERE ur.unit IN {_in(chunk)} "
+                            f"ORDER BY r.source, r.position", chunk):
+            row = dict(row)
+            found.setdefault(row.pop("unit_key"), []).append(row)
+    for key, rows in found.items():
+        index.cache[key].rulings = rows
+
+
+def _write_memberships(db, index: _Index, groups: _Groups, redo: set[str]) -> None:
+    _with_rulings(db, index, redo)
+    ids = [r["id"] for k in redo for r in index.cache[k].rulings]
+    for chunk in _chunks(ids):
+        db.execute(f"DELETE FROM memberships WHERE ruling_id IN {_in(chunk)}", chunk)
+    rows = []
+    for key in sorted(redo):
+        unit = index.cache[key]
+        own = groups.of(key)
+        # Scored against: candidates by blocking keys, and the rest of its component.
+        mates = index.partners(unit) | set(index.component(index.rows[key][1]))
+        mates = {k for k, u in index.load(mates).items() if u.lang != unit.lang}
+        score = {k: index.scorer.value(unit, index.cache[k]) for k in mates}
+        rivals = {}
+        for k in sorted(mates):
+            other = groups.of(k)
+            if other.id != own.id:
+                rivals[other.id] = other
+        partial = ((lambda u, own=own: align.partial_of(u, own, groups.containing(u.concepts)))
+                   if len(own.units) == 1 else (lambda u: []))
+        dumped = None
+        for m in align.unit_memberships(unit, own, index.scorer,
+                                        lambda u, score=score: score.get(u.key, 0.0),
+                                        list(rivals.values()), partial):
+            dumped = dumped or json.dumps(m.evidence, ensure_ascii=False, sort_keys=True)
+            rows.append((m.ruling["id"], own.id, m.score, dumped, int(m.weak)))
+    db.conn.executemany("INSERT INTO memberships (ruling_id, group_id, score, evidence, weak) "
+                        "VALUES (?, ?, ?, ?, ?)", rows)
+
+
+def _write_derived(db, glossary, new_rows: list[dict]) -> None:
+    """Concept rows of the new rulings, identities of new cards."""
+    db.conn.executemany(
+        'INSERT OR REPLACE INTO ruling_concepts (ruling_id, concept, start, "end", surface, '
+        "lang) VALUES (?, ?, ?, ?, ?, ?)",
+        ((r["id"], c.concept, c.start, c.end, c.surface, c.lang) for r in new_rows
+         for c in glossary.find(r["text"], r["lang"], also=("en",))))
+    db["card_identities"].insert_all(
+        align.identities(db, "SELECT * FROM cards WHERE id NOT IN "
+                             "(SELECT card_id FROM card_identities)"),
+        pk="card_id", replace=True)

@@ -1,0 +1,134 @@
+"""Incremental alignment (kb.realign) and the stages after it: after a change, the updated
+store and site are the same as a full build's, and the update really ran (it did not fall back
+to aligning everything)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kb.build import build
+from test_incremental import ROOT, edit, files, rows
+
+#: Not compared: the site stage's own bookkeeping (page digests; its pages are compared byte
+#: for byte), and the build key (a hash of the code, which others may edit during the test).
+SITE_STATE = {"site_pages", "build_state"}
+
+
+def assert_same_as_full(project: Path, _timings=None) -> None:
+    build(["rulings"], "full", reuse=False)
+    mine, full = rows(project / "out" / "rulings.db"), rows(project / "full" / "rulings.db")
+    assert {t: r for t, r in mine.items() if t not in SITE_STATE} == {
+        t: r for t, r in full.items() if t not in SITE_STATE}
+    assert files(project / "out" / "site") == files(project / "full" / "site")
+
+
+# -- incremental alignment, link, examples and checks ------------------------------------------
+# The seeds are few units: every pair is scored and an incremental alignment would not apply.
+# These tests lower the limits so that the blocking path (and the incremental update) runs.
+
+@pytest.fixture()
+def blocked(tmp_path, monkeypatch):
+    """The ``project`` corpus, aligned by blocking keys, built once; records updates."""
+    from kb import align, realign
+
+    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    corpus = tmp_path / "rulings"
+    shutil.copytree(ROOT / "rulings", corpus)
+    for i, seed in enumerate(["de-unterkellersaeuberung.txt", "es-vidente-del-pasaje.txt",
+                              "fr-chasseur-vengeur.txt"]):
+        name, rest = (ROOT / "rulings" / seed).read_text(encoding="utf-8").split("\n", 1)
+        (corpus / f"extra-{i}.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    build(["rulings"], "out")
+    updates = []
+    real = realign.update
+
+    def spy(db, changed, glossary):
+        updates.append(real(db, changed, glossary))
+        return updates[-1]
+    monkeypatch.setattr(realign, "update", spy)
+    return tmp_path, updates
+
+
+def swap_rulings(path: Path, first: int, second: int) -> None:
+    """Swap the texts of two rulings of a file (1-based): each moves to the other's group."""
+    head, *blocks = path.read_text(encoding="utf-8").split("\n\n")
+    texts = [i for i, b in enumerate(blocks) if not b.strip()[:2].isdigit()]
+    a, b = texts[first - 1], texts[second - 1]
+    blocks[a], blocks[b] = blocks[b], blocks[a]
+    path.write_text("\n\n".join([head, *blocks]), encoding="utf-8")
+
+
+def test_a_same_length_edit_is_aligned_incrementally(blocked):
+    blocked, updates = blocked
+    # A text on one card only (no unit appears or goes): the corpus statistics stay.
+    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "Un giocatore che ha già",
+         "Un giocatora che ha già")
+    build(["rulings"], "out")
+    assert updates and updates[-1] is not None  # the update was exact
+    assert_same_as_full(blocked, {})
+
+
+def test_a_ruling_moved_to_another_group_gives_the_full_builds_output(blocked):
+    blocked, updates = blocked
+    swap_rulings(blocked / "rulings" / "extra-0.txt", 1, 2)
+    build(["rulings"], "out")
+    assert updates[-1] is not None
+    assert_same_as_full(blocked, {})
+    with sqlite3.connect(blocked / "out" / "rulings.db") as conn:
+        group = dict(conn.execute("SELECT ruling_id, group_id FROM memberships").fetchall())
+    assert group["rulings/extra-0.txt#1"] == group["rulings/de-unterkellersaeuberung.txt#2"]
+
+
+def test_a_removed_file_gives_the_full_builds_output(blocked):
+    blocked, updates = blocked
+    (blocked / "rulings" / "extra-2.txt").unlink()
+    build(["rulings"], "out")
+    assert updates[-1] is not None  # its texts are still on the other card: same units
+    assert_same_as_full(blocked, {})
+
+
+def test_a_new_card_gives_the_full_builds_output(blocked):
+    blocked, updates = blocked
+    text = (ROOT / "rulings" / "it-cacciatore-vendicatore.txt").read_text(encoding="utf-8")
+    (blocked / "rulings" / "new.txt").write_text(text.replace("Cacciatore Vendicatore",
+                                                              "Cacciatore Nuovo", 1),
+                                                 encoding="utf-8")
+    build(["rulings"], "out")
+    assert_same_as_full(blocked, {})
+
+
+def test_unchanged_corpus_updates_nothing(blocked):
+    blocked, updates = blocked
+    before = rows(blocked / "out" / "rulings.db")
+    build(["rulings"], "out")
+    assert updates == [set()]
+    assert rows(blocked / "out" / "rulings.db") == before
+
+
+def test_a_new_card_with_known_texts_is_aligned_incrementally(blocked):
+    blocked, updates = blocked
+    text = (ROOT / "rulings" / "ru-issledovatel-podzemya.txt").read_text(encoding="utf-8")
+    name, rest = text.split("\n", 1)
+    (blocked / "rulings" / "ru-copy.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
+    build(["rulings"], "out")
+    assert updates[-1] is not None
+    assert_same_as_full(blocked, {})
+
+
+def test_a_ruling_changed_to_another_cards_text_moves_it(blocked):
+    """A text edited into the text another card has in its language: the ruling joins that
+    unit (and group); its old unit keeps the other card's copy."""
+    blocked, updates = blocked
+    de = (ROOT / "rulings" / "de-unterkellersaeuberung.txt").read_text(encoding="utf-8")
+    third = de.split("\n\n")[6]
+    path = blocked / "rulings" / "extra-0.txt"
+    blocks = path.read_text(encoding="utf-8").split("\n\n")
+    blocks[2] = third
+    path.write_text("\n\n".join(blocks), encoding="utf-8")
+    build(["rulings"], "out")
+    assert_same_as_full(blocked, {})
