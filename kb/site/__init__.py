@@ -20,11 +20,11 @@ import os
 import shutil
 from pathlib import Path
 
-from kb import export
 from kb.languages import UI_LANGUAGES
 from kb.progress import progress
 from kb.site import data as site_data
 from kb.site import digests as page_digests
+from kb.site import dump
 from kb.site import pages, search_index
 
 STATIC = pages.TEMPLATES / "static"
@@ -51,8 +51,7 @@ def build(db, out: Path, previous: Path | None = None) -> dict:
             [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
             out / "search", groups=[number for number, _, _ in docs])
         (out / "data").mkdir()
-        with open(out / "data" / "rulings.json", "w", encoding="utf-8") as handle:
-            export.write_json(db, handle)
+        figures.update(dump.write(db, out / "data" / "rulings.json", previous))
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
     page_digests.store(db, digests)
