@@ -25,6 +25,7 @@ from kb.progress import progress
 from kb.site import data as site_data
 from kb.site import digests as page_digests
 from kb.site import dump
+from kb.site.files import Files
 from kb.site import pages, search_index
 
 STATIC = pages.TEMPLATES / "static"
@@ -43,18 +44,21 @@ def build(db, out: Path, previous: Path | None = None) -> dict:
     todo, linked = _reuse(previous, digests, out)
     shutil.copytree(STATIC, out / "static")
     rendering = _start_trees(site, out, counts, todo)
+    written_files = Files(out, previous)
     try:
         docs = [(number, group, member) for number, group in enumerate(site.groups)
                 for member in group["members"]]
         figures = search_index.build(
             [member for _, _, member in docs],
             [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
-            out / "search", groups=[number for number, _, _ in docs])
+            out / "search", groups=[number for number, _, _ in docs], write=written_files.write)
+        figures["search_linked"] = written_files.linked
         (out / "data").mkdir()
         figures.update(dump.write(db, out / "data" / "rulings.json", previous))
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
     page_digests.store(db, digests)
+    written_files.store(db)
     return {"pages": written, "linked": linked, **figures}
 
 
@@ -63,7 +67,7 @@ def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
     ({ui: page keys still to render, or None for all}, files linked)."""
     if previous is None or not (previous / "site").is_dir():
         return {ui: None for ui in UI_LANGUAGES}, 0
-    before = page_digests.previous(previous / "rulings.db")
+    before = page_digests.previous(previous)
     same = sorted(key for key, digest in digests.items() if before.get(key) == digest)
     todo, linked, made = {}, 0, set()
     for ui in UI_LANGUAGES:

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 from kb.languages import UI_LANGUAGES
 from kb.site import pages as site_pages
 from kb.site.data import SiteData
+from kb.site.files import previous_rows, replace_table
 
 TABLE = "site_pages"
 #: What _examples.html shows of a run (not its run time, which changes every build).
@@ -105,23 +107,11 @@ class _Examples:
                                    for n in run.get("rules") or []]] for run in runs]]
 
 
-def previous(db_path) -> dict[str, str]:
-    """The digests a previous build stored, read-only ({} if it has none)."""
-    import sqlite3
-
-    try:
-        conn = sqlite3.connect(f"{db_path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            return dict(conn.execute(f"SELECT page, digest FROM {TABLE}").fetchall())
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return {}
+def previous(build: Path | None) -> dict[str, str]:
+    """The digests the previous build folder ``build`` stored ({} if none)."""
+    return dict(previous_rows(build, f"SELECT page, digest FROM {TABLE}"))
 
 
 def store(db, digests: dict[str, str]) -> None:
     """Keep this build's digests in its store for the next build to compare with."""
-    with db.conn:
-        db.execute(f"DROP TABLE IF EXISTS {TABLE}")
-        db.execute(f"CREATE TABLE {TABLE} (page TEXT PRIMARY KEY, digest TEXT NOT NULL)")
-        db.conn.executemany(f"INSERT INTO {TABLE} VALUES (?, ?)", sorted(digests.items()))
+    replace_table(db, TABLE, "page TEXT PRIMARY KEY, digest TEXT NOT NULL", sorted(digests.items()))

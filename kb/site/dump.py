@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from pathlib import Path
 
 from kb import export
+from kb.site.files import previous_rows, replace_table
 
 TABLE = "site_dump"
 _NESTING = "\n    "  # a group sits two levels deep: {"groups": [ group, ... ]}
@@ -58,20 +58,10 @@ def write(db, path: Path, previous: Path | None = None) -> dict:
 def _previous_pieces(previous: Path) -> dict[str, tuple[int, int]]:
     if not (previous / "site" / "data" / "rulings.json").is_file():
         return {}
-    try:
-        conn = sqlite3.connect(f"{(previous / 'rulings.db').resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            return {d: (o, n) for d, o, n in conn.execute(f"SELECT digest, offset, length FROM {TABLE}")}
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return {}
+    rows = previous_rows(previous, f"SELECT digest, offset, length FROM {TABLE}")
+    return {digest: (offset, length) for digest, offset, length in rows}
 
 
 def _store(db, pieces: dict[str, tuple[int, int]]) -> None:
-    with db.conn:
-        db.execute(f"DROP TABLE IF EXISTS {TABLE}")
-        db.execute(f"CREATE TABLE {TABLE} (digest TEXT PRIMARY KEY, offset INTEGER NOT NULL, "
-                   "length INTEGER NOT NULL)")
-        db.conn.executemany(f"INSERT INTO {TABLE} VALUES (?, ?, ?)",
-                            sorted((d, o, n) for d, (o, n) in pieces.items()))
+    replace_table(db, TABLE, "digest TEXT PRIMARY KEY, offset INTEGER NOT NULL, "
+                  "length INTEGER NOT NULL", sorted((d, o, n) for d, (o, n) in pieces.items()))

@@ -75,29 +75,33 @@ def _form_terms(form: str, lang: str) -> tuple[str, ...]:
     return tuple(terms(form, lang))
 
 
-def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None = None) -> dict:
+def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None = None,
+          write=None) -> dict:
     """Write the index of the rulings ``docs`` under ``out`` (``search/``); return its figures.
 
     ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree and ``groups[i]`` the
     number of its ruling group (results are collapsed to one per group before any document
-    summary is fetched); default: every document its own group.
+    summary is fetched); default: every document its own group. ``write(path, text)`` writes a
+    file (default: :meth:`Path.write_text`; the site passes one that may link an identical file
+    of the previous build instead).
     """
+    write = write or _write_text
     groups = list(range(len(docs))) if groups is None else groups
     postings, form_map = _postings(docs)
     out.mkdir(parents=True, exist_ok=True)
     shards = _shards(form_map, postings, groups)
     (out / "t").mkdir()
     for number, (_, body) in enumerate(shards):
-        _write_js(out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
+        _write_js(write, out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
     (out / "d").mkdir()
     for start in range(0, len(docs), DOCS_PER_CHUNK):
         chunk = [_doc(r, u) for r, u in zip(docs[start:start + DOCS_PER_CHUNK],
                                             urls[start:start + DOCS_PER_CHUNK])]
-        _write_js(out / "d" / f"{start // DOCS_PER_CHUNK}.js",
+        _write_js(write, out / "d" / f"{start // DOCS_PER_CHUNK}.js",
                   f"kbSearch.docs({start // DOCS_PER_CHUNK},", chunk)
     manifest = {"version": 1, "docs": len(docs), "docsPerChunk": DOCS_PER_CHUNK,
                 "shards": [first for first, _ in shards]}
-    _write_js(out / "manifest.js", "kbSearch.manifest(", manifest)
+    _write_js(write, out / "manifest.js", "kbSearch.manifest(", manifest)
     return {"docs": len(docs), "forms": len(form_map), "shards": len(shards)}
 
 
@@ -175,6 +179,10 @@ def _doc(ruling: dict, url: str) -> list:
     return [url, ruling["lang"], ruling["card"], snippet]
 
 
-def _write_js(path: Path, prefix: str, data) -> None:
+def _write_js(write, path: Path, prefix: str, data) -> None:
     body = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    path.write_text(f"{prefix}{body});\n", encoding="utf-8")
+    write(path, f"{prefix}{body});\n")
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")

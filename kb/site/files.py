@@ -1,0 +1,67 @@
+"""Writing whole-corpus files (search index shards and chunks) so unchanged ones are reused.
+
+Each file's text is hashed; the digests are kept in the store (table ``site_files``). When the
+previous build (read only) wrote the same digest at the same path, its file is hard-linked
+instead of written: the bytes are the same by construction. A file is never written through a
+link: every path is new in the staged site.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from pathlib import Path
+
+TABLE = "site_files"
+
+
+class Files:
+    """``write(path, text)`` for the files under ``site``; ``previous``: the earlier build folder."""
+
+    def __init__(self, site: Path, previous: Path | None = None):
+        self.site, self.digests, self.linked = site, {}, 0
+        self.old = previous / "site" if previous else None
+        self.before = dict(previous_rows(previous, f"SELECT path, digest FROM {TABLE}"))
+
+    def write(self, path: Path, text: str) -> None:
+        data = text.encode("utf-8", "surrogatepass")
+        key = path.relative_to(self.site).as_posix()
+        digest = self.digests[key] = hashlib.sha256(data).hexdigest()
+        if self.before.get(key) == digest:
+            try:
+                os.link(self.old / key, path)
+                self.linked += 1
+                return
+            except OSError:  # gone or on another file system: write it
+                pass
+        path.write_bytes(data)
+
+    def store(self, db) -> None:
+        replace_table(db, TABLE, "path TEXT PRIMARY KEY, digest TEXT NOT NULL",
+                      sorted(self.digests.items()))
+
+
+def replace_table(db, table: str, columns: str, rows: list[tuple]) -> None:
+    """(Re)create ``table`` of the store ``db`` with these rows: what the next build compares."""
+    with db.conn:
+        db.execute(f"DROP TABLE IF EXISTS {table}")
+        db.execute(f"CREATE TABLE {table} ({columns})")
+        if rows:
+            db.conn.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})",
+                                rows)
+
+
+def previous_rows(previous: Path | None, sql: str) -> list[tuple]:
+    """Rows of ``sql`` in the store of the build folder ``previous``, opened read only
+    ([] when there is none, or it lacks the table)."""
+    if previous is None:
+        return []
+    try:
+        conn = sqlite3.connect(f"{(previous / 'rulings.db').resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            return conn.execute(sql).fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return []
