@@ -116,12 +116,23 @@ def _glossary():
 # -- the build stage and the stored findings ------------------------------------------------
 
 def build_stage(ctx) -> None:
-    """Pipeline stage "check": store every finding (accepted ones marked); never fails on them."""
+    """Pipeline stage "check": store every finding (accepted ones marked); never fails on them.
+
+    After an incremental alignment only the changed groups are checked again
+    (:func:`kb.check_update.update`), when the corpus-wide counts the checks compare texts with
+    came out the same; otherwise every group is.
+    """
+    from kb import check_update
+
     files = suppress.discover(ctx.corpus)
     accepted = [s for path in files for s in suppress.load(path)]
-    report = run_checks(ctx.db, accepted)
+    changed = ctx.extra.get("changed_groups")
+    if changed is not None and check_update.update(ctx, accepted, changed):
+        return
+    corpus = load_corpus(ctx.db)
+    report = check_corpus(corpus, accepted)
     store_report(ctx.db, report)
-    ctx.extra["findings"] = report
+    check_update.store_state(ctx.db, corpus, accepted)
 
 
 def store_report(db: sqlite_utils.Database, report: Report) -> None:

@@ -33,7 +33,7 @@ def assert_same_as_full(project: Path, _timings=None) -> None:
 @pytest.fixture()
 def blocked(tmp_path, monkeypatch):
     """The ``project`` corpus, aligned by blocking keys, built once; records updates."""
-    from kb import align, realign
+    from kb import align, check_update, realign
 
     monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
     corpus = tmp_path / "rulings"
@@ -51,6 +51,12 @@ def blocked(tmp_path, monkeypatch):
         updates.append(real(db, changed, glossary))
         return updates[-1]
     monkeypatch.setattr(realign, "update", spy)
+    real_check = check_update.update
+
+    def check_spy(ctx, accepted, changed):
+        updates.append(("check", real_check(ctx, accepted, changed)))
+        return updates[-1][1]
+    monkeypatch.setattr(check_update, "update", check_spy)
     return tmp_path, updates
 
 
@@ -69,7 +75,8 @@ def test_a_same_length_edit_is_aligned_incrementally(blocked):
     edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "Un giocatore che ha già",
          "Un giocatora che ha già")
     build(["rulings"], "out")
-    assert updates and updates[-1] is not None  # the update was exact
+    assert updates[0] is not None  # the alignment was updated, exactly
+    assert updates[1] == ("check", True)  # so were the checks
     assert_same_as_full(blocked, {})
 
 
@@ -77,7 +84,7 @@ def test_a_ruling_moved_to_another_group_gives_the_full_builds_output(blocked):
     blocked, updates = blocked
     swap_rulings(blocked / "rulings" / "extra-0.txt", 1, 2)
     build(["rulings"], "out")
-    assert updates[-1] is not None
+    assert updates[0] is not None
     assert_same_as_full(blocked, {})
     with sqlite3.connect(blocked / "out" / "rulings.db") as conn:
         group = dict(conn.execute("SELECT ruling_id, group_id FROM memberships").fetchall())
@@ -88,7 +95,7 @@ def test_a_removed_file_gives_the_full_builds_output(blocked):
     blocked, updates = blocked
     (blocked / "rulings" / "extra-2.txt").unlink()
     build(["rulings"], "out")
-    assert updates[-1] is not None  # its texts are still on the other card: same units
+    assert updates[0] is not None  # its texts are still on the other card: same units
     assert_same_as_full(blocked, {})
 
 
@@ -106,7 +113,7 @@ def test_unchanged_corpus_updates_nothing(blocked):
     blocked, updates = blocked
     before = rows(blocked / "out" / "rulings.db")
     build(["rulings"], "out")
-    assert updates == [set()]
+    assert updates == [set(), ("check", True)]
     assert rows(blocked / "out" / "rulings.db") == before
 
 
@@ -116,7 +123,7 @@ def test_a_new_card_with_known_texts_is_aligned_incrementally(blocked):
     name, rest = text.split("\n", 1)
     (blocked / "rulings" / "ru-copy.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
     build(["rulings"], "out")
-    assert updates[-1] is not None
+    assert updates[0] is not None
     assert_same_as_full(blocked, {})
 
 
@@ -132,3 +139,34 @@ def test_a_ruling_changed_to_another_cards_text_moves_it(blocked):
     path.write_text("\n\n".join(blocks), encoding="utf-8")
     build(["rulings"], "out")
     assert_same_as_full(blocked, {})
+
+
+def test_checks_with_suppressions_give_the_full_builds_findings(tmp_path, monkeypatch):
+    """Accepted findings stay accepted, and a suppression that accepts nothing any more is
+    reported stale, after an update that checked only the changed groups."""
+    from kb import align, check_update
+
+    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    corpus = tmp_path / "rulings"
+    shutil.copytree(ROOT / "rulings", corpus)
+    (corpus / "suppressions.toml").write_text(
+        '[[accept]]\ncheck = "french-spacing"\nlang = "fr"\nreason = "house style"\n\n'
+        '[[accept]]\ncheck = "untranslated-fragment"\nexcerpt = "the first room"\n'
+        'reason = "a room name"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    build(["rulings"], "out")
+    with sqlite3.connect(tmp_path / "out" / "rulings.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM findings WHERE accepted IS NOT NULL "
+                            "AND [check] = 'untranslated-fragment'").fetchone()[0] == 1
+    calls = []
+    real = check_update.update
+    monkeypatch.setattr(check_update, "update",
+                        lambda *a: calls.append(real(*a)) or calls[-1])
+    edit(corpus / "it-cacciatore-vendicatore.txt", "the first room", "la prima stanza")
+    build(["rulings"], "out")
+    assert calls == [True]
+    assert_same_as_full(tmp_path)
+    with sqlite3.connect(tmp_path / "out" / "rulings.db") as conn:
+        stale = conn.execute("SELECT message FROM findings WHERE [check] = "
+                             "'stale-suppression'").fetchall()
+    assert len(stale) == 1 and "#2" in stale[0][0]

@@ -22,7 +22,7 @@ _SPACE = re.compile(r"\s+")
 
 
 def check(corpus: Corpus):
-    languages = corpus.languages
+    languages = corpus.total("languages", lambda: sorted(corpus.languages))
     for group in corpus.groups:
         if group.aligned:
             have = {m.lang for m in group.members}
@@ -32,7 +32,8 @@ def check(corpus: Corpus):
                                   f"no {lang} translation of this ruling (it exists in "
                                   f"{', '.join(sorted(have))})")
         yield from _copied(group)
-    yield from _twice(corpus)
+    if not corpus.partial:
+        yield from twice(corpus.members)
 
 
 def _normal(text: str) -> str:
@@ -50,9 +51,10 @@ def _copied(group):
                                  f"not translated?")
 
 
-def _twice(corpus: Corpus):
+def twice(members):
+    """Texts entered twice for one card, the later (in corpus order) reported."""
     seen: dict[tuple, object] = {}
-    for member in corpus.members:
+    for member in members:
         key = (member.lang, member.card, _normal(member.text))
         other = seen.setdefault(key, member)
         if other is not member:

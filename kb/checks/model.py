@@ -94,6 +94,16 @@ class Corpus:
     glossary: object | None = None  # kb.glossary.Glossary when available
     _matches: dict = field(default_factory=dict, repr=False)
     cache: dict = field(default_factory=dict, repr=False)  # for checks' per-text results
+    #: Corpus-wide counts some checks compare a text with (see :meth:`total`); given when
+    #: ``groups`` are only part of the corpus (an incremental build's changed groups).
+    totals: dict = field(default_factory=dict, repr=False)
+    partial: bool = False  # groups are part of the corpus: corpus-level scans are skipped
+
+    def total(self, name: str, compute):
+        """The corpus-wide count ``name`` (given, or computed over these groups)."""
+        if name not in self.totals:
+            self.totals[name] = compute()
+        return self.totals[name]
 
     @cached_property
     def members(self) -> list[Member]:

@@ -116,8 +116,9 @@ def _closing(text: str, i: int, stop: int):
 
 
 def check(corpus: Corpus):
-    style = _corpus_style(corpus)
-    apostrophes = _apostrophe_counts(corpus)
+    style = corpus_style(corpus.total("quote-pairs", lambda: quote_pairs(corpus.members)))
+    apostrophes = apostrophes_by_lang(
+        corpus.total("apostrophes", lambda: apostrophe_counts(corpus.members)))
     for member in corpus.members:
         if member.lang == "en":
             continue
@@ -129,15 +130,25 @@ def check(corpus: Corpus):
             yield from _inverted(member)
 
 
-def _corpus_style(corpus: Corpus) -> dict[str, tuple[str, str]]:
-    """Each language's usual top-level pair, when one pair is used by a clear majority."""
-    per_lang: dict[str, Counter] = {}
-    for member in corpus.members:
+def quote_pairs(members) -> Counter:
+    """{(lang, opening, closing): how many top-level quotations use that pair}."""
+    counts: Counter = Counter()
+    for member in members:
         for q in quotes(member.text):
             if q.depth == 0:
-                per_lang.setdefault(member.lang, Counter())[q.pair] += 1
+                counts[(member.lang, *q.pair)] += 1
+    return counts
+
+
+def corpus_style(pairs: Counter) -> dict[str, tuple[str, str]]:
+    """Each language's usual top-level pair, when one pair is used by a clear majority."""
+    per_lang: dict[str, Counter] = {}
+    for (lang, opening, closing), n in pairs.items():
+        if n > 0:
+            per_lang.setdefault(lang, Counter())[(opening, closing)] += n
     style = {}
     for lang, counts in per_lang.items():
+        # A two-thirds majority has no tie: which pair came first does not matter.
         (pair, n), = counts.most_common(1)
         if sum(counts.values()) >= 3 and n * 3 >= sum(counts.values()) * 2:
             style[lang] = pair
@@ -229,12 +240,21 @@ def _spacing(member: Member):
                              m.start(), m.end())
 
 
-def _apostrophe_counts(corpus: Corpus) -> dict[str, Counter]:
-    counts: dict[str, Counter] = {}
-    for member in corpus.members:
+def apostrophe_counts(members) -> Counter:
+    """{(lang, apostrophe): how often the language's texts use it}."""
+    counts: Counter = Counter()
+    for member in members:
         for m in _APOSTROPHE.finditer(member.text):
-            counts.setdefault(member.lang, Counter())[m.group(1)] += 1
+            counts[(member.lang, m.group(1))] += 1
     return counts
+
+
+def apostrophes_by_lang(counts: Counter) -> dict[str, Counter]:
+    out: dict[str, Counter] = {}
+    for (lang, mark), n in counts.items():
+        if n > 0:
+            out.setdefault(lang, Counter())[mark] += n
+    return out
 
 
 def _apostrophes(member: Member, counts: Counter):

@@ -29,7 +29,7 @@ CHECKS = {
 def check(corpus: Corpus):
     if corpus.glossary is None:
         return
-    usage = _usage(corpus)
+    usage = corpus.total("term-usage", lambda: term_usage(corpus, corpus.members))
     for group in corpus.groups:
         for member in group.members:
             for match in corpus.matches(member):
@@ -74,10 +74,11 @@ def _variant(member: Member, match, concept, usage: Counter):
         f"(in this language: {counts})", match.start, match.end)
 
 
-def _usage(corpus: Corpus) -> Counter:
-    """How often each language renders each concept with each of its glossary terms."""
+def term_usage(corpus: Corpus, members) -> Counter:
+    """How often each language renders each concept with each of its glossary terms:
+    {(lang, concept, index of the term): count}."""
     usage: Counter = Counter()
-    for member in corpus.members:
+    for member in members:
         for match in corpus.matches(member):
             terms = corpus.concept(match.concept).terms.get(member.lang) or []
             index = _term_index(match.surface, terms)

@@ -1,0 +1,220 @@
+"""Incremental checks: after an incremental alignment, check again only the changed groups.
+
+Most checks compare a ruling with the other translations in its group, so a group whose rows
+did not change keeps its findings. A few compare a text with the whole corpus: the usual
+quotation marks and apostrophes of each language, how often each glossary term renders a
+concept, which languages the corpus has, and texts entered twice for one card. The full check
+stores those corpus-wide counts (table ``check_state``); an update adjusts them by the changed
+files' old and new rulings (the old ones read from the previous build's store, read only), and
+goes on only if everything the checks read of them is unchanged (then every unchanged group's
+findings are as a full check would make them). Texts entered twice are checked again over
+every card with a ruling in a changed group. Suppressions must be the same as the previous
+build's; stale suppressions are recomputed over all stored findings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections import Counter
+
+import sqlite_utils
+
+from kb import store
+from kb.checks import FAMILIES, coverage, punctuation, terms
+from kb.checks.model import Corpus, Finding, Group
+
+STATE = "check_state"
+#: Corpus-wide counts: name -> how to count them over some members.
+COUNTS = {
+    "quote-pairs": lambda corpus, members: punctuation.quote_pairs(members),
+    "apostrophes": lambda corpus, members: punctuation.apostrophe_counts(members),
+    "term-usage": lambda corpus, members: terms.term_usage(corpus, members),
+}
+
+
+def store_state(db: sqlite_utils.Database, corpus: Corpus, accepted) -> None:
+    """Keep a full check's corpus-wide counts and suppressions for the next build."""
+    for name, count in COUNTS.items():
+        if name != "term-usage" or corpus.glossary is not None:
+            corpus.total(name, lambda: count(corpus, corpus.members))
+    corpus.total("languages", lambda: sorted(corpus.languages))
+    _write_state(db, corpus.totals, accepted)
+
+
+def _write_state(db, totals: dict, accepted) -> None:
+    rows = [{"name": name, "value": json.dumps(
+        value if name == "languages" else sorted([list(k), n] for k, n in value.items() if n > 0),
+        ensure_ascii=False)} for name, value in totals.items()]
+    rows.append({"name": "suppressions", "value": _suppression_key(accepted)})
+    with db.conn:
+        db.execute(f"DROP TABLE IF EXISTS {STATE}")
+        db[STATE].insert_all(rows, pk="name")
+
+
+def _suppression_key(accepted) -> str:
+    raw = json.dumps([[s.check, s.reason, s.lang, s.card, s.group, s.excerpt, s.where]
+                      for s in accepted], ensure_ascii=False)
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _read_state(db) -> dict | None:
+    if STATE not in db.table_names():
+        return None
+    raw = {row["name"]: row["value"] for row in db[STATE].rows}
+    out = {"suppressions": raw.pop("suppressions", None)}
+    for name, value in raw.items():
+        data = json.loads(value)
+        out[name] = data if name == "languages" else Counter({tuple(k): n for k, n in data})
+    return out
+
+
+def effective(totals: dict) -> list:
+    """What the checks read of the corpus-wide counts (their findings depend on this only)."""
+    usage = totals.get("term-usage", Counter())
+    variant = {(lang, concept) for (lang, concept, index), n in usage.items() if index and n > 0}
+    apostrophes = punctuation.apostrophes_by_lang(totals.get("apostrophes", Counter()))
+    return [totals.get("languages"),
+            sorted(punctuation.corpus_style(totals.get("quote-pairs", Counter())).items()),
+            sorted((lang, sorted(c.items())) for lang, c in apostrophes.items() if len(c) >= 2),
+            sorted((k, n) for k, n in usage.items() if k[:2] in variant and n > 0)]
+
+
+def update(ctx, accepted, changed_groups: set[str]) -> bool:
+    """Check the changed groups again; False (nothing written) when it cannot be exact."""
+    from kb import check
+
+    db = ctx.db
+    state = _read_state(db)
+    previous = ctx.extra.get("previous")
+    if (state is None or check.TABLE not in db.table_names() or previous is None
+            or state["suppressions"] != _suppression_key(accepted)):
+        return False
+    sources = sorted(ctx.extra.get("changed_sources") or ())
+    glossary = check._glossary()
+    scratch = Corpus(groups=[], glossary=glossary)
+    old_members = _members_of(_previous_rows(previous / "rulings.db", sources))
+    new_members = _members_of(_rows(db, "r.source", sources))
+    totals = {name: value for name, value in state.items() if name != "suppressions"}
+    for name, count in COUNTS.items():
+        if name in totals:
+            counts = Counter(totals[name])
+            counts.subtract(count(scratch, old_members))
+            counts.update(count(scratch, new_members))
+            totals[name] = Counter({k: n for k, n in counts.items() if n > 0})
+    totals["languages"] = sorted(r[0] for r in db.execute("SELECT DISTINCT lang FROM rulings"))
+    before = {name: value for name, value in state.items() if name != "suppressions"}
+    if effective(totals) != effective(before):
+        return False
+    _check_groups(db, sorted(changed_groups), glossary, totals, accepted, old_members)
+    _write_state(db, totals, accepted)
+    return True
+
+
+def _check_groups(db, ids: list[str], glossary, totals: dict, accepted, old_members) -> None:
+    from kb import align, check
+
+    groups = [Group(g["id"], [check._member(row, g["id"]) for row in g["members"]])
+              for g in align.groups(db, ids)]
+    corpus = Corpus(groups=groups, glossary=glossary, totals=dict(totals), partial=True)
+    found = [f for family in FAMILIES for f in family.check(corpus)]
+    # Texts entered twice: over every card with a ruling in a changed (or gone) group.
+    cards = {(m.lang, m.card) for g in groups for m in g.members}
+    cards |= {(m.lang, m.card) for m in old_members}
+    cards |= {(r[0], r[1]) for r in _select(db, f'SELECT lang, card FROM {check.TABLE} '
+                                                'WHERE "group" IN {}', ids)}
+    found += list(coverage.twice(_card_members(db, cards)))
+    found = check._dedupe(found)
+    with db.conn:
+        _delete(db, f'DELETE FROM {check.TABLE} WHERE "group" IN {{}}', ids)
+        db.conn.executemany(f"DELETE FROM {check.TABLE} WHERE [check] = 'duplicate-text' "
+                            f"AND severity = 'warning' AND lang = ? AND card = ?", sorted(cards))
+        db.execute(f"DELETE FROM {check.TABLE} WHERE [check] = 'stale-suppression'")
+        rows = []
+        for finding in found:
+            rule = next((s for s in accepted if s.accepts(finding)), None)
+            rows.append(check._row(finding, rule.reason if rule else None))
+        db[check.TABLE].insert_all(rows)
+        db[check.TABLE].insert_all(check._row(f, None) for f in _stale(db, accepted))
+
+
+def _stale(db, accepted) -> list[Finding]:
+    """Suppressions that accept no stored finding (the first that accepts one uses it)."""
+    from kb import check
+
+    used: set[int] = set()
+    checks = sorted({s.check for s in accepted})
+    for row in _select(db, f"SELECT {', '.join(f'[{c}]' for c in _FIELDS)} FROM {check.TABLE} "
+                           'WHERE "check" IN {}', checks):
+        finding = Finding(**dict(zip(_FIELDS, row)))
+        rule = next((i for i, s in enumerate(accepted) if s.accepts(finding)), None)
+        if rule is not None:
+            used.add(rule)
+    return [Finding("stale-suppression", "info", s.lang or "", s.group or "", s.card or "",
+                    f"{s.where} accepts no finding of {s.check!r}; remove it")
+            for i, s in enumerate(accepted) if i not in used]
+
+
+_FIELDS = ("check", "severity", "lang", "group", "card", "message", "excerpt", "start", "end",
+           "ruling", "source")
+
+
+def _card_members(db, cards: set[tuple[str, str]]):
+    """The members of these cards (every group), in the order a full check meets them."""
+    from kb import align, check
+
+    ids = sorted(store.card_id(lang, name) for lang, name in cards)
+    rows = _rows(db, "r.card_id", ids)
+    rows.sort(key=lambda r: (align.group_order(align.Aligned([], (), "", id=r["group_id"])),
+                             align._lang_order(r["lang"]), r["card"], r["source"],
+                             r["position"]))
+    return [check._member(r, r["group_id"]) for r in rows]
+
+
+def _rows(db, column: str, values: list[str]) -> list[dict]:
+    out = []
+    for chunk in _chunks(values):
+        out += [dict(r) for r in db.query(
+            f"SELECT r.*, c.name AS card, m.group_id FROM rulings r JOIN cards c ON "
+            f"c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id WHERE {column} IN "
+            f"({', '.join('?' * len(chunk))})", chunk)]
+    return out
+
+
+def _previous_rows(path, sources: list[str]) -> list[dict]:
+    """The changed files' rulings as the previous build stored them (opened read only)."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        out = []
+        for chunk in _chunks(sources):
+            out += [dict(r) for r in conn.execute(
+                f"SELECT r.*, c.name AS card FROM rulings r JOIN cards c ON c.id = r.card_id "
+                f"WHERE r.source IN ({', '.join('?' * len(chunk))})", chunk)]
+        return out
+    finally:
+        conn.close()
+
+
+def _members_of(rows: list[dict]):
+    from kb import check
+
+    return [check._member(r, r.get("group_id") or "") for r in rows]
+
+
+def _select(db, sql: str, values: list) -> list:
+    out = []
+    for chunk in _chunks(values):
+        out += db.execute(sql.format(f"({', '.join('?' * len(chunk))})"), chunk).fetchall()
+    return out
+
+
+def _delete(db, sql: str, values: list) -> None:
+    for chunk in _chunks(values):
+        db.execute(sql.format(f"({', '.join('?' * len(chunk))})"), chunk)
+
+
+def _chunks(values: list, size: int = 500):
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
