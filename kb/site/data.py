@@ -119,17 +119,15 @@ def _identities(db) -> dict[str, str]:
 
 
 def _groups(db, rulings: list[dict], by_id: dict[str, dict]) -> list[dict]:
-    align = _optional("kb.align")
-    if align is None or "groups" not in db.table_names():
+    tables = set(db.table_names())
+    if {"groups", "memberships"} <= tables:
+        raw = _stored_groups(db, by_id, tables)
+    else:
         # Before alignment: every ruling is its own group, keyed by its content-derived id.
         raw = [{"id": r["id"], "rules": [], "members": [r]} for r in rulings]
-    else:
-        raw = align.groups(db)
-    by_place = {(r["source"], r["line"]): r for r in rulings}
     groups = []
     for group in raw:
-        members = [_member(m, by_id, by_place) for m in group["members"]]
-        members.sort(key=_ruling_order)
+        members = sorted(group["members"], key=_ruling_order)
         groups.append({"id": str(group["id"]), "slug": slug(str(group["id"])),
                        "rules": sorted(group.get("rules") or [], key=_rule_key),
                        "members": members, "examples": [], "findings": []})
@@ -137,10 +135,21 @@ def _groups(db, rulings: list[dict], by_id: dict[str, dict]) -> list[dict]:
     return groups
 
 
-def _member(member: dict, by_id: dict, by_place: dict) -> dict:
-    """The store's row for an alignment member (which may carry fewer columns)."""
-    row = by_id.get(member.get("id")) or by_place.get((member.get("source"), member.get("line")))
-    return {**member, **row} if row else dict(member)
+def _stored_groups(db, by_id: dict[str, dict], tables: set[str]) -> list[dict]:
+    """The alignment's groups (table ``groups``), members as the store's ruling rows (the very
+    dicts of ``SiteData.rulings``: pages show nothing of the alignment's evidence, and a
+    ruling printed on many cards is then held once)."""
+    rules: dict[str, list[str]] = {}
+    if "group_rules" in tables:
+        for group_id, rule in db.execute(
+                "SELECT group_id, rule FROM group_rules ORDER BY group_id, rank"):
+            rules.setdefault(group_id, []).append(rule)
+    members: dict[str, list[dict]] = {}
+    for ruling_id, group_id in db.execute("SELECT ruling_id, group_id FROM memberships"):
+        if ruling_id in by_id:
+            members.setdefault(group_id, []).append(by_id[ruling_id])
+    return [{"id": group_id, "rules": rules.get(group_id, []), "members": members.get(group_id, [])}
+            for (group_id,) in db.execute("SELECT id FROM groups")]
 
 
 def _rule_key(number: str) -> tuple:
