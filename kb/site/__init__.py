@@ -25,10 +25,12 @@ from kb.progress import progress
 from kb.site import data as site_data
 from kb.site import digests as page_digests
 from kb.site import dump
-from kb.site.files import Files
+from kb.site.files import Files, previous_rows, replace_table
 from kb.site import pages, search_index
 
 STATIC = pages.TEMPLATES / "static"
+#: The store's table of search analyses (:class:`kb.site.search_index.Analyses`).
+ANALYSES = "site_terms"
 
 
 def build(db, out: Path, previous: Path | None = None) -> dict:
@@ -45,20 +47,24 @@ def build(db, out: Path, previous: Path | None = None) -> dict:
     shutil.copytree(STATIC, out / "static")
     rendering = _start_trees(site, out, counts, todo)
     written_files = Files(out, previous)
+    analyses = search_index.Analyses(dict(previous_rows(previous, f"SELECT key, analysis FROM {ANALYSES}")))
     try:
         docs = [(number, group, member) for number, group in enumerate(site.groups)
                 for member in group["members"]]
         figures = search_index.build(
             [member for _, _, member in docs],
             [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
-            out / "search", groups=[number for number, _, _ in docs], write=written_files.write)
-        figures["search_linked"] = written_files.linked
+            out / "search", groups=[number for number, _, _ in docs], write=written_files.write,
+            analyses=analyses)
+        figures.update(search_linked=written_files.linked, analyses_reused=analyses.reused)
         (out / "data").mkdir()
         figures.update(dump.write(db, out / "data" / "rulings.json", previous))
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
     page_digests.store(db, digests)
     written_files.store(db)
+    replace_table(db, ANALYSES, "key TEXT PRIMARY KEY, analysis TEXT NOT NULL",
+                  sorted(analyses.rows.items()))
     return {"pages": written, "linked": linked, **figures}
 
 

@@ -18,6 +18,7 @@ may load scripts but not fetch JSON.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import math
@@ -76,18 +77,19 @@ def _form_terms(form: str, lang: str) -> tuple[str, ...]:
 
 
 def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None = None,
-          write=None) -> dict:
+          write=None, analyses: "Analyses | None" = None) -> dict:
     """Write the index of the rulings ``docs`` under ``out`` (``search/``); return its figures.
 
     ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree and ``groups[i]`` the
     number of its ruling group (results are collapsed to one per group before any document
     summary is fetched); default: every document its own group. ``write(path, text)`` writes a
     file (default: :meth:`Path.write_text`; the site passes one that may link an identical file
-    of the previous build instead).
+    of the previous build instead). ``analyses``: the analysis of each card name and text,
+    which may come from a previous build (:class:`Analyses`).
     """
     write = write or _write_text
     groups = list(range(len(docs))) if groups is None else groups
-    postings, form_map = _postings(docs)
+    postings, form_map = _postings(docs, analyses or Analyses())
     out.mkdir(parents=True, exist_ok=True)
     shards = _shards(form_map, postings, groups)
     (out / "t").mkdir()
@@ -105,7 +107,7 @@ def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None
     return {"docs": len(docs), "forms": len(form_map), "shards": len(shards)}
 
 
-def _postings(docs: list[dict]):
+def _postings(docs: list[dict], analyses: "Analyses"):
     """term -> [(doc, weight)] best first (capped), and form -> sorted term keys."""
     counts, lengths = [], []
     form_map: dict[str, set[str]] = defaultdict(set)
@@ -117,7 +119,7 @@ def _postings(docs: list[dict]):
         for part in (doc["card"], doc["text"]):
             known = parts.get((part, doc["lang"]))
             if known is None:
-                known = parts[part, doc["lang"]] = _analyse(part, doc["lang"], form_map)
+                known = parts[part, doc["lang"]] = analyses.get(part, doc["lang"], form_map)
             tf.update(known[0])
             length += known[1]
         counts.append(tf)
@@ -139,12 +141,39 @@ def _postings(docs: list[dict]):
     return postings, {form: sorted(keys) for form, keys in form_map.items()}
 
 
-def _analyse(text: str, lang: str, form_map: dict[str, set[str]]) -> tuple[Counter, int]:
-    """(term counts, number of terms) of ``text``; adds its forms to ``form_map``."""
+class Analyses:
+    """The analysis of each card name and ruling text (its term counts, length and surface
+    forms), keyed by a digest of the language and text. ``before``: {key: analysis} a previous
+    build stored (the same analysis code: its build key matched); only new texts are analysed.
+    :attr:`rows` is what this build saw, for the next build."""
+
+    def __init__(self, before: dict[str, str] | None = None):
+        self.before, self.rows, self.reused = before or {}, {}, 0
+
+    def get(self, text: str, lang: str, form_map: dict[str, set[str]]) -> tuple[Counter, int]:
+        """(term counts, number of terms) of ``text``; adds its forms to ``form_map``."""
+        digest = hashlib.sha256(f"{lang}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+        raw = self.before.get(digest)
+        if raw is None:
+            raw = json.dumps(_analyse(text, lang), ensure_ascii=False, sort_keys=True,
+                             separators=(",", ":"))
+        else:
+            self.reused += 1
+        self.rows[digest] = raw
+        length, tf, keyed = json.loads(raw)
+        for folded, keys in keyed.items():
+            form_map[folded].update(keys)
+        return Counter(tf), length
+
+
+def _analyse(text: str, lang: str) -> list:
+    """[number of terms, {term: count}, {folded form: [its terms]}] of ``text``."""
     analysed = terms(text, lang)
+    keyed: dict[str, set[str]] = defaultdict(set)
     for form in set(forms(text)):
-        form_map[_key(form)].update(f"{lang}:{t}" for t in _form_terms(form, lang))
-    return Counter(f"{lang}:{t}" for t in analysed), len(analysed)
+        keyed[_key(form)].update(f"{lang}:{t}" for t in _form_terms(form, lang))
+    return [len(analysed), Counter(f"{lang}:{t}" for t in analysed),
+            {folded: sorted(keys) for folded, keys in keyed.items()}]
 
 
 @lru_cache(maxsize=200_000)
