@@ -176,3 +176,12 @@ def test_a_renamed_card_rerenders_its_names_in_other_languages(project, rendered
     keys = rendered["en"]
     assert any("cacciatore" in k for k in keys if k.startswith("card/"))  # lists its fr name
     assert_same_as_full(project, {})
+
+
+def test_a_blank_line_more_moves_anchors_and_gives_the_full_builds_output(project, rendered):
+    path = project / "rulings" / "de-unterkellersaeuberung.txt"
+    path.write_text(path.read_text(encoding="utf-8").replace("\n\n", "\n\n\n", 1), encoding="utf-8")
+    build(["rulings"], "out")
+    keys = rendered["en"]
+    assert "lang/de.html" in keys and "glossary.html" not in keys and "index.html" not in keys
+    assert_same_as_full(project, {})

@@ -98,8 +98,6 @@ def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
 #: From this many rulings on, the UI trees are rendered by worker processes on every core
 #: while this process writes the search index and the data dump.
 PARALLEL_FROM = 2000
-#: Fewer pages than this to render (an incremental build): no workers, they cost more.
-SERIAL_BELOW = 500
 _JOB: tuple | None = None
 
 
@@ -107,8 +105,10 @@ def _start_trees(site, out: Path, counts: dict, todo: dict):
     """Start rendering every UI tree (``todo[ui]``: its pages to render, None for all); return
     a function waiting for it (-> pages written)."""
     workers = min(len(UI_LANGUAGES), os.cpu_count() or 1)
-    pending_pages = sum(len(site.rulings) if keys is None else len(keys) for keys in todo.values())
-    if (len(site.rulings) < PARALLEL_FROM or pending_pages < SERIAL_BELOW or workers < 2
+    # Even a few pages (an incremental build's) go to the workers: the big ones (a language's
+    # rulings, the consistency report) take as long as the search index the parent writes.
+    nothing = all(keys is not None and not keys for keys in todo.values())
+    if (nothing or len(site.rulings) < PARALLEL_FROM or workers < 2
             or "fork" not in mp.get_all_start_methods()):
         with progress("site", len(UI_LANGUAGES)) as advance:
             written = 0

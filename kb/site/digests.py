@@ -76,11 +76,15 @@ def page_digests(site: SiteData, counts: dict) -> dict[str, str]:
 
 def _face(group: dict) -> str:
     """What pages other than its own show of a group: its link, its lead text in each UI
-    language (or its first member) and which languages it has."""
+    language (or its first member) with its anchor, and which languages it has."""
     return _hash([group["slug"],
-                  [_member(site_pages.in_reader_lang(group, ui)) for ui in UI_LANGUAGES],
-                  _member(group["members"][0] if group["members"] else None),
+                  [_lead(site_pages.in_reader_lang(group, ui)) for ui in UI_LANGUAGES],
+                  _lead(group["members"][0] if group["members"] else None),
                   sorted({m["lang"] for m in group["members"]})])
+
+
+def _lead(member: dict | None):
+    return None if member is None else [member[k] for k in ("lang", "text", "position", "line")]
 
 
 def _few_cards(site: SiteData, counts: dict, present: list[str]) -> list:
