@@ -73,10 +73,7 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
         if ctx.extra["reused"]:
             ctx.extra["previous"] = Path(out)
         try:
-            for name, target in STAGES:
-                started = time.perf_counter()
-                _run_stage(target, ctx, Path(out))
-                ctx.timings[name] = time.perf_counter() - started
+            _run_stages(ctx, Path(out))
             if ctx.db is not None:
                 incremental.record(ctx.db, key)
         finally:
@@ -84,6 +81,101 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
                 ctx.db.close()
         _sync(ctx.db_path)
     return ctx.timings
+
+
+#: {stage: the stage it runs alongside}: a stage that only reads the store and writes its own
+#: files runs in a forked process while the other runs, so that two single-threaded stages
+#: use both cores. Its place in :data:`STAGES` is where it would run alone.
+ALONGSIDE = {"index": "check"}
+
+
+def _run_stages(ctx: BuildContext, out: Path) -> None:
+    targets = dict(STAGES)
+    for name, target in STAGES:
+        if name in ALONGSIDE and _can_fork():
+            continue  # started with its partner
+        partners = [n for n, other in ALONGSIDE.items() if other == name and _can_fork()]
+        background = [Background(n, targets[n], ctx, out) for n in partners]
+        started = time.perf_counter()
+        try:
+            _run_stage(target, ctx, out)
+            ctx.timings[name] = time.perf_counter() - started
+        except BaseException:
+            for job in background:  # waited for even on failure: none outlives the build
+                job.wait(quiet=True)
+            raise
+        for job in background:
+            ctx.timings[job.name] = job.wait()
+
+
+def _can_fork() -> bool:
+    import multiprocessing as mp
+
+    return "fork" in mp.get_all_start_methods() and (os.cpu_count() or 1) > 1
+
+
+_INHERITED: list = []
+
+
+class Background:
+    """A stage running in a forked child, with the store opened afresh there."""
+
+    def __init__(self, name: str, target: str, ctx: BuildContext, out: Path):
+        import multiprocessing as mp
+
+        self.name = name
+        fork = mp.get_context("fork")
+        self._receive, send = fork.Pipe(duplex=False)
+        if ctx.db is not None:
+            ctx.db.conn.commit()  # the child must see everything stored so far
+            ctx.db.execute("PRAGMA busy_timeout = 60000")  # its reads may overlap our writes
+        self._process = fork.Process(target=self._child, args=(target, ctx, out, send),
+                                     name=f"kb-{name}", daemon=True)
+        self._process.start()
+        send.close()
+
+    @staticmethod
+    def _child(target: str, ctx: BuildContext, out: Path, send) -> None:
+        _die_with_parent()
+        started = time.perf_counter()
+        try:
+            if ctx.db is not None:  # never use a connection across a fork (nor close it)
+                _INHERITED.append(ctx.db)
+                ctx.db = store.open_db(ctx.db_path)
+                ctx.db.execute("PRAGMA busy_timeout = 60000")
+            _run_stage(target, ctx, out)
+            send.send(("ok", time.perf_counter() - started))
+        except KbError as exc:
+            send.send(("error", exc.problems if hasattr(exc, "problems") else str(exc)))
+        except BaseException:  # noqa: BLE001 - reported by the parent, which raises it
+            import traceback
+
+            send.send(("crash", traceback.format_exc()))
+
+    def wait(self, quiet: bool = False) -> float:
+        """Wait for the child; return its seconds, or raise what it raised (unless quiet)."""
+        try:
+            kind, value = self._receive.recv()
+        except EOFError:
+            kind, value = "crash", "died without a word (killed?)"
+        self._process.join()
+        if kind == "ok" or quiet:
+            return value if kind == "ok" else 0.0
+        if kind == "error":
+            raise KbError(value)
+        raise RuntimeError(f"stage {self.name} failed in its process:\n{value}")
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies: a killed build must not leave a
+    worker holding the output lock (an inherited file descriptor) or writing on."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _sync(path: Path) -> None:
