@@ -185,3 +185,21 @@ def test_a_blank_line_more_moves_anchors_and_gives_the_full_builds_output(projec
     keys = rendered["en"]
     assert "lang/de.html" in keys and "glossary.html" not in keys and "index.html" not in keys
     assert_same_as_full(project, {})
+
+
+def test_long_listings_come_in_parts_and_one_change_rerenders_one_part(project, rendered,
+                                                                       monkeypatch):
+    from kb.site import pages
+
+    monkeypatch.setattr(pages, "LANG_PAGE_CARDS", 1)
+    monkeypatch.setattr(pages, "REPORT_PAGE_GROUPS", 3)
+    build(["rulings"], "out")
+    site = project / "out" / "site"
+    assert (site / "en" / "lang" / "de-p2.html").is_file()
+    assert 'href="../../en/lang/de-p2.html"' in (site / "en" / "lang" / "de.html").read_text("utf-8")
+    assert (site / "fr" / "consistency-p2.html").is_file()
+    edit(project / "rulings" / "extra-0.txt", "Unterkellersäuberung II", "Unterkellersäuberung III")
+    build(["rulings"], "out")
+    keys = rendered["en"]
+    assert "lang/de-p2.html" in keys and "lang/de.html" not in keys
+    assert_same_as_full(project, {})

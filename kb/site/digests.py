@@ -48,14 +48,21 @@ def page_digests(site: SiteData, counts: dict) -> dict[str, str]:
         "rules.html": _hash(["rules", [[r["number"], r["slug"], r["title"], len(r["groups"])]
                                        for r in site.rules.values()]]),
         "glossary.html": _hash(["glossary", site.concepts, site.glossary_available]),
-        "consistency.html": _hash(["consistency", present, [faces[g["id"]] for g in site.groups],
-                                   site.findings]),
     }
+    chunks = site_pages.parts(site.groups, site_pages.REPORT_PAGE_GROUPS)
+    keys = site_pages.part_keys("consistency", len(chunks))
+    for (number, key), chunk in zip(keys, chunks):
+        out[key] = _hash(["consistency", present, number, keys, [faces[g["id"]] for g in chunk],
+                          site.findings if number == 1 else None])  # findings: on the first
     for code in present:
-        out[f"lang/{code}.html"] = _hash(["lang", code, [
-            [card["id"], card["name"], card["lang"], card["slug"],
-             [[_member(r), site.group_of(r["id"])["slug"]] for r in card["rulings"]]]
-            for card in site.cards.values() if card["lang"] == code]])
+        chunks = site_pages.parts([c for c in site.cards.values() if c["lang"] == code],
+                                  site_pages.LANG_PAGE_CARDS)
+        keys = site_pages.part_keys(f"lang/{code}", len(chunks))
+        for (number, key), chunk in zip(keys, chunks):
+            out[key] = _hash(["lang", code, number, keys, [
+                [card["id"], card["name"], card["lang"], card["slug"],
+                 [[_member(r), site.group_of(r["id"])["slug"]] for r in card["rulings"]]]
+                for card in chunk]])
     for card in site.cards.values():
         out[f"card/{card['slug']}.html"] = _hash([
             "card", card["id"], card["name"], card["lang"],

@@ -31,6 +31,9 @@ TEMPLATES = _templates_dir()
 TITLE_CHARS = 90
 #: The home page names a language's cards when it has at most this many (else only counts).
 FEW_CARDS = 12
+#: Cards per page of a language's rulings, and ruling groups per page of the coverage report.
+LANG_PAGE_CARDS = 100
+REPORT_PAGE_GROUPS = 400
 
 
 @lru_cache(maxsize=1)
@@ -164,8 +167,12 @@ def describe_state(state, ui: str) -> list[str]:
 def pages(site: SiteData) -> list[tuple[str, str, dict]]:
     """(template, page key, context) for every page of one UI tree."""
     out = [("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
-           ("glossary.html", "glossary.html", {}), ("consistency.html", "consistency.html", {})]
-    out += [("lang.html", f"lang/{code}.html", {"code": code}) for code in present(site)]
+           ("glossary.html", "glossary.html", {})]
+    out += _parted("consistency.html", "consistency", site.groups, REPORT_PAGE_GROUPS, "rows", {})
+    for code in present(site):
+        cards = [card for card in site.cards.values() if card["lang"] == code]
+        out += _parted("lang.html", f"lang/{code}", cards, LANG_PAGE_CARDS, "cards",
+                       {"code": code})
     out += [("card.html", f"card/{card['slug']}.html", {"card": card})
             for card in site.cards.values()]
     out += [("ruling.html", f"ruling/{group['slug']}.html", {"group": group})
@@ -173,6 +180,26 @@ def pages(site: SiteData) -> list[tuple[str, str, dict]]:
     out += [("rule.html", f"rule/{rule['slug']}.html", {"rule": rule})
             for rule in site.rules.values()]
     return out
+
+
+def part_keys(base: str, count: int) -> list[tuple[int, str]]:
+    """(number, page key) of each part of a long page: ``base.html``, ``base-p2.html``, ..."""
+    return [(n, f"{base}.html" if n == 1 else f"{base}-p{n}.html") for n in range(1, count + 1)]
+
+
+def parts(items: list, size: int) -> list[list]:
+    """``items`` cut into pages of ``size`` (one empty page when there is nothing)."""
+    return [items[start:start + size] for start in range(0, len(items), size)] or [[]]
+
+
+def _parted(template: str, base: str, items: list, size: int, name: str,
+            context: dict) -> list[tuple[str, str, dict]]:
+    """A long listing as several pages, each linking to all: a reader gets a page of bounded
+    size, and a change to one item re-renders one page, not the whole listing."""
+    chunks = parts(items, size)
+    keys = part_keys(base, len(chunks))
+    return [(template, key, {**context, name: chunk, "part": number, "parts": keys})
+            for (number, key), chunk in zip(keys, chunks)]
 
 
 def present(site: SiteData) -> list[str]:
