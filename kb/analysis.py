@@ -119,8 +119,29 @@ def _lemma(word: str, lang: str) -> str:
         return word
 
 
-@lru_cache(maxsize=100_000)
+_COMPOUNDS: dict[str, tuple[str, ...]] = {}
+
+
 def compound_parts(word: str) -> tuple[str, ...]:
+    """:func:`split_compound`, remembered: see :func:`known_compounds`."""
+    parts = _COMPOUNDS.get(word)
+    if parts is None:
+        parts = _COMPOUNDS[word] = split_compound(word)
+    return parts
+
+
+def known_compounds() -> dict[str, list[str]]:
+    """Every word split so far in this process, with its parts (``[]``: not a compound)."""
+    return {word: list(parts) for word, parts in _COMPOUNDS.items()}
+
+
+def remember_compounds(table: dict[str, list[str]]) -> None:
+    """Take splits made before (:func:`known_compounds` of an earlier build): loading the
+    German dictionary costs seconds, and a rebuild that sees no new word needs none of it."""
+    _COMPOUNDS.update((word, tuple(parts)) for word, parts in table.items())
+
+
+def split_compound(word: str) -> tuple[str, ...]:
     """The two parts of a German compound noun (casefolded), or () if it is none.
 
     Only a capitalised word that simplemma's German dictionary does not know as a whole is

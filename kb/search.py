@@ -19,8 +19,9 @@ vocabulary, weighted lower than exact matches. Glossary terms of a concept named
 in English or any ruling language, add that concept's terms in every language.
 
 On a rebuild that reuses the previous build (:mod:`kb.incremental`), the previous index is
-copied and only the groups whose documents changed are replaced (a digest per group in
-``index/groups.json`` tells which).
+copied and only the documents that changed are replaced (a digest per document in
+``index/documents.json`` tells which; German compound splits made before are in
+``index/compounds.json``, so no dictionary is loaded for words seen before).
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ TITLE_BOOST = 0.5  # a word of the card name counts less than one of the ruling
 GLOSSARY_WEIGHT = 0.6
 MAX_CORRECTIONS = 4
 MAX_WORD = 40  # longer "words" are never in the vocabulary: no typo search for them
-DIGESTS = "groups.json"
+DIGESTS = "documents.json"
+COMPOUNDS = "compounds.json"
 #: Above this share of changed groups, rewriting the index is as quick as patching it.
 PATCH_LIMIT = 0.2
 
@@ -104,7 +106,7 @@ def index_dir_for(db_path: str | Path) -> Path:
 
 def schema(method: str = analysis.DEFAULT_METHOD) -> Schema:
     fields = {
-        "group": ID(stored=True), "lang": ID(stored=True),
+        "key": ID(unique=True), "group": ID(stored=True), "lang": ID(stored=True),
         "dates": KEYWORD(), "rules": KEYWORD(stored=True, scorable=False),
         "card_key": TEXT(analyzer=analysis.CardAnalyzer(), phrase=True),
         "shown": STORED(),
@@ -128,21 +130,22 @@ def build_stage(ctx) -> None:
 
 def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD,
                 previous: Path | None = None) -> dict:
-    """Write the index of every group in the store; return ``{"groups", "written"}``.
+    """Write the index of every group in the store; return ``{"documents", "written"}``.
 
-    With ``previous`` (an index built by the same code), copy it and rewrite only the groups
-    whose digest differs.
+    With ``previous`` (an index built by the same code), copy it and rewrite only the
+    documents (a group in one language) whose digest differs.
     """
     from kb.progress import progress
 
     index_dir = Path(index_dir)
-    docs = group_documents(db)
-    digests = {gid: _digest(group) for gid, group in docs.items()}
-    old = _read_digests(previous) if previous is not None else None
+    docs = {doc["key"]: doc for group in group_documents(db).values() for doc in group}
+    digests = {key: _digest(doc) for key, doc in docs.items()}
+    old = _read_json(previous / DIGESTS) if previous is not None else None
     patch = old is not None and _patchable(old, digests)
     if patch:
         shutil.copytree(previous, index_dir)
-        todo = sorted(g for g, d in digests.items() if old.get(g) != d)
+        analysis.remember_compounds(_read_json(index_dir / COMPOUNDS) or {})
+        todo = sorted(k for k, d in digests.items() if old.get(k) != d)
         gone = sorted(set(old) - set(digests))
         ix = whoosh_index.open_dir(str(index_dir))
     else:
@@ -151,19 +154,23 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
         ix = whoosh_index.create_in(str(index_dir), schema(method))
     writer = ix.writer(limitmb=256)
     with progress("index", len(todo)) as advance:
-        for gid in gone + (todo if patch else []):
-            writer.delete_by_term("group", gid)
-        for gid in todo:
-            for doc in docs[gid]:
-                writer.add_document(**doc)
+        for key in gone + (todo if patch else []):
+            writer.delete_by_term("key", key)
+        for key in todo:
+            writer.add_document(**docs[key])
             advance()
     writer.commit(optimize=not patch)
     if not patch:
         write_glossary(index_dir, method)
-    (index_dir / DIGESTS).write_text(json.dumps(digests, sort_keys=True), encoding="utf-8")
+    _write_json(index_dir / DIGESTS, digests)
+    _write_json(index_dir / COMPOUNDS, analysis.known_compounds())
     _forget(index_dir)
     _glossary_table.cache_clear()
-    return {"groups": len(docs), "written": len(todo)}
+    return {"documents": len(docs), "written": len(todo)}
+
+
+def _write_json(path: Path, table: dict) -> None:
+    path.write_text(json.dumps(table, sort_keys=True, ensure_ascii=False), encoding="utf-8")
 
 
 def _forget(index_dir: Path) -> None:
@@ -178,15 +185,15 @@ def _patchable(old: dict[str, str], new: dict[str, str]) -> bool:
     return changed <= PATCH_LIMIT * max(1, len(new))
 
 
-def _read_digests(index_dir: Path) -> dict[str, str] | None:
+def _read_json(path: Path) -> dict | None:
     try:
-        return json.loads((index_dir / DIGESTS).read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
 
 
-def _digest(docs: list[dict]) -> str:
-    return hashlib.sha256(json.dumps(docs, sort_keys=True, ensure_ascii=False).encode()
+def _digest(doc: dict) -> str:
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()
                           ).hexdigest()[:24]
 
 
@@ -212,7 +219,7 @@ def group_documents(db) -> dict[str, list[dict]]:
 def _document(gid: str, lang: str, rows: list[dict], rules) -> dict:
     cards = list(dict.fromkeys(r["card"] for r in rows))
     first = rows[0]
-    return {"group": gid, "lang": lang, "rules": " ".join(rules),
+    return {"key": f"{gid}\t{lang}", "group": gid, "lang": lang, "rules": " ".join(rules),
             "dates": " ".join(sorted({r["date"] for r in rows})),
             "shown": [first["id"], first["card"], first["date"], first["source"], first["text"],
                       len(cards)],

@@ -200,7 +200,7 @@ def stored_documents(index_dir: Path) -> list[str]:
                       for d in searcher.all_stored_fields())
 
 
-def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monkeypatch):
+def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path):
     """A reused build patches the previous index: one changed text, one ruling gone and one
     whole group gone give the documents, hits and (nearly) the scores of a full rewrite."""
     import shutil
@@ -227,11 +227,11 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monk
             conn.execute(f"DELETE FROM {table} WHERE {column} IN (SELECT ruling_id FROM "
                          "memberships WHERE group_id = ?)", (groups[2],))
     db = sqlite_utils.Database(work / "rulings.db")
-    monkeypatch.setattr("kb.search.PATCH_LIMIT", 0.5)  # 3 of the 10 seed groups change
     patched = build_index(db, work / "patched", previous=previous)
     full = build_index(db, work / "index")
-    assert patched == {"groups": len(groups) - 1, "written": 2}
-    assert full == {"groups": len(groups) - 1, "written": len(groups) - 1}
+    documents = 5 * len(groups) - 6  # a group is gone, and one group's Spanish ruling
+    assert patched == {"documents": documents, "written": 1}  # only the changed French text
+    assert full == {"documents": documents, "written": documents}
     assert stored_documents(work / "patched") == stored_documents(work / "index")
     assert len(list((work / "patched").glob("*.seg"))) == 2  # patched, not rewritten
     for query in ["initiative", "encore", "dungeon", "gigante", "card:vengeur",
@@ -240,6 +240,6 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monk
                                                                           limit=20)
         assert [h.group for h in ours] == [h.group for h in theirs], query
         # whoosh keeps counting replaced documents in its statistics until the index is
-        # rewritten: scores drift by about the share of changed groups (3 of 10 here).
+        # rewritten: scores drift by about the share of changed documents (7 of 50 here).
         assert [h.score for h in ours] == pytest.approx([h.score for h in theirs], rel=0.15)
     assert groups[2] not in {h.group for h in search(work / "patched", "rule:726", limit=50)}
