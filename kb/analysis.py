@@ -260,24 +260,3 @@ class LanguageAnalyzer(Analyzer):
 
     def has_morph(self) -> bool:
         return True
-
-
-class CardAnalyzer(Analyzer):
-    """Whoosh Analyzer for card names in the ``card:`` filter: :func:`card_key` words.
-
-    Several names may come in one value, one per line (a group's cards); a position is left
-    empty between them so that a ``card:"…"`` phrase never spans two names.
-    """
-
-    def __call__(self, value, positions=False, chars=False, keeporiginal=False,
-                 removestops=True, start_pos=0, start_char=0, tokenize=True, mode="", **kw):
-        token = WhooshToken(positions, chars, removestops=removestops, mode=mode, **kw)
-        pos = start_pos
-        for name in value.split("\n"):
-            for key in card_key(name):
-                token.text, token.boost, token.stopped = key, 1.0, False
-                if positions:
-                    token.pos = pos
-                pos += 1
-                yield token
-            pos += 1

@@ -4,7 +4,7 @@ One whoosh document per *group and language*: a group (a ruling and its translat
 :mod:`kb.align`) has at most one text per language, carried by one or many cards. The document
 holds that text in its language's field (``text_fr``…, analysed by :mod:`kb.analysis` for the
 language), the names of the cards carrying it in ``title_<lang>`` (matched by free words,
-weighted lower) and in ``card_key`` (the ``card:`` filter), and the group's id, rule numbers
+weighted lower) and as keys for the ``card:`` filter, and the group's id, rule numbers
 and the rulings' dates for the filters. A ruling printed word for word on 2,000 cards is one
 document, scored once.
 
@@ -72,6 +72,7 @@ GLOSSARY_WEIGHT = 0.6
 MAX_CORRECTIONS = 4
 MAX_WORD = 40  # longer "words" are never in the vocabulary: no typo search for them
 DIGESTS = "documents.json"
+CARDS = "cards.json"
 COMPOUNDS = "compounds.json"
 #: Above this share of changed groups, rewriting the index is as quick as patching it.
 PATCH_LIMIT = 0.2
@@ -108,7 +109,7 @@ def schema(method: str = analysis.DEFAULT_METHOD) -> Schema:
     fields = {
         "key": ID(unique=True), "group": ID(stored=True), "lang": ID(stored=True),
         "dates": KEYWORD(), "rules": KEYWORD(stored=True, scorable=False),
-        "card_key": TEXT(analyzer=analysis.CardAnalyzer(), phrase=True),
+        "cards": KEYWORD(commas=True, scorable=False),
         "shown": STORED(),
     }
     for lang in LANGUAGES:
@@ -164,6 +165,7 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
         write_glossary(index_dir, method)
     _write_json(index_dir / DIGESTS, digests)
     _write_json(index_dir / COMPOUNDS, analysis.known_compounds())
+    _write_json(index_dir / CARDS, _card_names(docs.values()))
     _forget(index_dir)
     _glossary_table.cache_clear()
     return {"documents": len(docs), "written": len(todo)}
@@ -224,7 +226,12 @@ def _document(gid: str, lang: str, rows: list[dict], rules) -> dict:
             "shown": [first["id"], first["card"], first["date"], first["source"], first["text"],
                       len(cards)],
             f"text_{lang}": "\n".join(dict.fromkeys(r["text"] for r in rows)),
-            f"title_{lang}": "\n".join(cards), "card_key": "\n".join(cards)}
+            f"title_{lang}": "\n".join(cards), "cards": ",".join(map(name_key, cards))}
+
+
+def name_key(name: str) -> str:
+    """A card name as the ``card:`` filter compares it: its folded words, space-separated."""
+    return " ".join(analysis.card_key(name))
 
 
 def group_map(db) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -344,7 +351,8 @@ def _hit(searcher, fields: dict, score: float, requested: str | None, query: Que
         fields = searcher.document(group=fields["group"], lang=requested) or fields
     lang = fields["lang"]
     rid, card, date, source, text, cards = fields["shown"]
-    if (query.cards or query.dates) and (row := _member(index_dir, fields["group"], lang, query)):
+    if (query.cards or query.dates) and (row := _member(index_dir, fields["group"], lang,
+                                                         query)):
         rid, card, date, source, text = (row["id"], row["card"], row["date"], row["source"],
                                          row["text"])  # one that passes them, not the first
     return Hit(group=fields["group"], lang=lang, card=card, text=text,
@@ -361,29 +369,54 @@ def _member(index_dir: Path, group: str, lang: str, query: Query) -> dict | None
     db = index_dir.parent / "rulings.db"
     if not db.is_file():
         return None
+    names = sorted(set.intersection(*(set(n) for n in _cards_named(query, index_dir).values()))
+                   if query.cards else ())
+    where = f" AND c.name IN ({', '.join('?' * len(names))})" if query.cards else ""
     conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     try:
         rows = conn.execute(
-            """SELECT r.id, r.date, r.source, r.text, c.name AS card
-               FROM memberships m JOIN rulings r ON r.id = m.ruling_id
-               JOIN cards c ON c.id = r.card_id
-               WHERE m.group_id = ? AND r.lang = ? ORDER BY c.name, r.source, r.position""",
-            (group, lang)).fetchall()
+            f"""SELECT r.id, r.date, r.source, r.text, c.name AS card
+                FROM memberships m JOIN rulings r ON r.id = m.ruling_id
+                JOIN cards c ON c.id = r.card_id
+                WHERE m.group_id = ? AND r.lang = ?{where}
+                ORDER BY c.name, r.source, r.position""", (group, lang, *names)).fetchall()
     except sqlite3.Error:
         return None
     finally:
         conn.close()
-    return next((dict(r) for r in rows if _passes(dict(r), query)), None)
+    return next((dict(r) for r in rows if all(_date_passes(r["date"], op, value)
+                                              for op, value in query.dates)), None)
 
 
-def _passes(row: dict, query: Query) -> bool:
-    keys = analysis.card_key(row["card"])
+def _card_names(docs) -> dict[str, list[str]]:
+    """{name key: the card names with that key} over the indexed documents."""
+    table: dict[str, set[str]] = {}
+    for doc in docs:
+        for name in doc[f"title_{doc['lang']}"].split("\n"):
+            table.setdefault(name_key(name), set()).add(name)
+    return {key: sorted(names) for key, names in table.items()}
+
+
+@lru_cache(maxsize=8)
+def _card_table(index_dir: str, identity) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    table = _read_json(Path(index_dir) / CARDS) or {}
+    return tuple((key, f" {key} ", tuple(names)) for key, names in sorted(table.items()))
+
+
+def _cards_named(query: Query, index_dir: str | Path) -> dict[str, list[str]]:
+    """{key of a card:"…" filter: the names whose words contain its words, in order}."""
+    path = Path(index_dir)
+    try:
+        identity = path.stat().st_mtime_ns
+    except OSError:
+        identity = None
+    table = _card_table(str(path), identity)
+    out = {}
     for card in query.cards:
-        want = analysis.card_key(card)
-        if not any(keys[i:i + len(want)] == want for i in range(len(keys) - len(want) + 1)):
-            return False
-    return all(_date_passes(row["date"], op, value) for op, value in query.dates)
+        want = f" {name_key(card)} "
+        out[card] = [name for key, padded, names in table if want in padded for name in names]
+    return out
 
 
 def _date_passes(date: str, op: str, value: str) -> bool:
@@ -409,7 +442,7 @@ def compile_query(query: Query, searcher, index_dir: str | Path = "") -> dict[st
     for (lang, terms), weight in weights.items():
         words.setdefault(lang, []).append(_in_lang(lang, list(terms), weight))
     phrases = [_phrase_query(p, langs, method) for p in query.phrases]
-    filters = _filters(query)
+    filters = _filters(query, index_dir)
     if not (words or phrases or filters or query.langs):
         _explain_nothing(query.words, langs)
         return {}
@@ -502,14 +535,19 @@ def _phrase_query(phrase: str, langs, method: str) -> dict[str, object]:
     return parts
 
 
-def _filters(query: Query) -> list:
-    """Card, rule and date filters (the language filter picks which languages are run)."""
+def _filters(query: Query, index_dir: str | Path) -> list:
+    """Card, rule and date filters (the language filter picks which languages are run).
+
+    A ``card:`` filter is resolved against the index's table of card names first (words in
+    order, anywhere in the name), then kept as those names' exact keys.
+    """
     out = []
     for card in query.cards:
-        keys = analysis.card_key(card)
-        if not keys:
+        if not analysis.card_key(card):
             raise QueryError(f'card:"{card}" has no letters to match a card name')
-        out.append(Q.Term("card_key", keys[0]) if len(keys) == 1 else Q.Phrase("card_key", keys))
+    for card, names in _cards_named(query, index_dir).items():
+        keys = sorted({name_key(name) for name in names})
+        out.append(Q.Or([Q.Term("cards", key) for key in keys]) if keys else Q.NullQuery)
     if query.rules:
         out.append(Q.Or([Q.Or([Q.Term("rules", rule), Q.Prefix("rules", rule + ".")])
                          for rule in query.rules]))
