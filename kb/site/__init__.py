@@ -44,28 +44,36 @@ def build(db, out: Path, previous: Path | None = None) -> dict:
     counts = _counts(site)
     digests = page_digests.page_digests(site, counts)
     todo, linked = _reuse(previous, digests, out)
+    page_digests.store(db, digests)
+    del digests
     shutil.copytree(STATIC, out / "static")
     rendering = _start_trees(site, out, counts, todo)
-    written_files = Files(out, previous)
-    analyses = search_index.Analyses(dict(previous_rows(previous, f"SELECT key, analysis FROM {ANALYSES}")))
     try:
-        docs = [(number, group, member) for number, group in enumerate(site.groups)
-                for member in group["members"]]
-        figures = search_index.build(
-            [member for _, _, member in docs],
-            [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
-            out / "search", groups=[number for number, _, _ in docs], write=written_files.write,
-            analyses=analyses)
-        figures.update(search_linked=written_files.linked, analyses_reused=analyses.reused)
+        figures = _search_index(db, site, out / "search", previous)
         (out / "data").mkdir()
         figures.update(dump.write(db, out / "data" / "rulings.json", previous))
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
-    page_digests.store(db, digests)
+    return {"pages": written, "linked": linked, **figures}
+
+
+def _search_index(db, site, out: Path, previous: Path | None) -> dict:
+    """The browser's search index of every group member, reusing what ``previous`` analysed
+    and wrote; what the next build needs of it is stored at once (and freed)."""
+    written_files = Files(out.parent, previous)
+    analyses = search_index.Analyses(
+        dict(previous_rows(previous, f"SELECT key, analysis FROM {ANALYSES}")))
+    docs = [(number, group, member) for number, group in enumerate(site.groups)
+            for member in group["members"]]
+    figures = search_index.build(
+        [member for _, _, member in docs],
+        [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
+        out, groups=[number for number, _, _ in docs], write=written_files.write,
+        analyses=analyses)
     written_files.store(db)
     replace_table(db, ANALYSES, "key TEXT PRIMARY KEY, analysis TEXT NOT NULL",
                   sorted(analyses.rows.items()))
-    return {"pages": written, "linked": linked, **figures}
+    return {**figures, "search_linked": written_files.linked, "analyses_reused": analyses.reused}
 
 
 def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
