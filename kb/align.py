@@ -714,7 +714,7 @@ def build_stage(ctx) -> None:
     changed = ctx.extra.get("changed_sources")
     ctx.extra["changed_groups"] = None
     if ctx.extra.get("reused") and changed is not None:
-        done = realign.update(ctx.db, changed, glossary)
+        done = realign.update(ctx.db, changed, glossary, ctx.extra["previous"] / "rulings.db")
         if done is not None:
             ctx.extra["changed_groups"] = done
             for line in weak_lines(ctx.db):

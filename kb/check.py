@@ -133,6 +133,7 @@ def build_stage(ctx) -> None:
     report = check_corpus(corpus, accepted)
     store_report(ctx.db, report)
     check_update.store_state(ctx.db, corpus, accepted)
+    check_update.save_frequencies(ctx.work)
 
 
 def store_report(db: sqlite_utils.Database, report: Report) -> None:

@@ -18,6 +18,7 @@ import hashlib
 import json
 import sqlite3
 from collections import Counter
+from pathlib import Path
 
 import sqlite_utils
 
@@ -26,6 +27,8 @@ from kb.checks import FAMILIES, coverage, punctuation, terms
 from kb.checks.model import Corpus, Finding, Group
 
 STATE = "check_state"
+#: In the build folder: the word frequencies the checks looked up (a cache, not output).
+FREQUENCIES_FILE = "word-frequencies.json"
 #: Corpus-wide counts: name -> how to count them over some members.
 COUNTS = {
     "quote-pairs": lambda corpus, members: punctuation.quote_pairs(members),
@@ -41,6 +44,27 @@ def store_state(db: sqlite_utils.Database, corpus: Corpus, accepted) -> None:
             corpus.total(name, lambda: count(corpus, corpus.members))
     corpus.total("languages", lambda: sorted(corpus.languages))
     _write_state(db, corpus.totals, accepted)
+
+
+def save_frequencies(folder: Path) -> None:
+    """Write the word frequencies the checks looked up, for the next build (a cache)."""
+    from kb.checks import fragments
+
+    rows = sorted([word, lang, value] for (word, lang), value in fragments.FREQUENCIES.items())
+    (folder / FREQUENCIES_FILE).write_text(json.dumps(rows, ensure_ascii=False),
+                                           encoding="utf-8")
+
+
+def load_frequencies(folder: Path) -> None:
+    """Take the word frequencies a previous build looked up (if it saved them)."""
+    from kb.checks import fragments
+
+    try:
+        rows = json.loads((folder / FREQUENCIES_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    for word, lang, value in rows:
+        fragments.FREQUENCIES.setdefault((word, lang), value)
 
 
 def _write_state(db, totals: dict, accepted) -> None:
@@ -107,8 +131,10 @@ def update(ctx, accepted, changed_groups: set[str]) -> bool:
     before = {name: value for name, value in state.items() if name != "suppressions"}
     if effective(totals) != effective(before):
         return False
+    load_frequencies(previous)
     _check_groups(db, sorted(changed_groups), glossary, totals, accepted, old_members)
     _write_state(db, totals, accepted)
+    save_frequencies(ctx.work)
     return True
 
 

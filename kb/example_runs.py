@@ -161,48 +161,13 @@ def create_schema(db: sqlite_utils.Database) -> None:
     db[TABLE].create_index(["group"])
 
 
-def store_results(db: sqlite_utils.Database, results: list[Result],
-                  keep: set[str] = frozenset()) -> None:
-    """Replace the stored runs with these (keeping the stored runs of the ids in ``keep``)."""
+def store_results(db: sqlite_utils.Database, results: list[Result], keep: bool = False) -> None:
+    """Replace the stored runs with these (or add these to them, with ``keep``)."""
     create_schema(db)
     with db.conn:
-        if keep:
-            stale = [row["id"] for row in db.query(f"SELECT id FROM {TABLE}")
-                     if row["id"] not in keep]
-            db.conn.executemany(f"DELETE FROM {TABLE} WHERE id = ?", [(i,) for i in stale])
-        else:
+        if not keep:
             db[TABLE].delete_where()
         db[TABLE].insert_all(_row(r) for r in results)
-
-
-def reusable(db: sqlite_utils.Database, examples: list[Example],
-             changed_groups: set[str]) -> dict[str, str | None]:
-    """{example id: its stored group} of the stored runs still valid after an incremental
-    alignment changed ``changed_groups``: the example passed, and no changed group has the
-    id or fingerprint its ``group`` key names (so :func:`kb.align.find_group` finds the same).
-    A run whose group went was deleted with the group (foreign key)."""
-    if TABLE not in db.table_names():
-        return {}
-    stored = {row["id"]: row for row in db.query(f'SELECT id, "group", status FROM {TABLE}')}
-    ids = set(changed_groups)
-    prints = {_fingerprint_of(gid) for gid in ids}
-    out = {}
-    for example in examples:
-        row = stored.get(example.id)
-        if row is None or row["status"] != "passed":
-            continue
-        key = example.group
-        if key is not None and (key in ids or _fingerprint_of(key) in prints):
-            continue
-        out[example.id] = row["group"]
-    return out
-
-
-def _fingerprint_of(key: str) -> str:
-    from kb.realign import group_base
-
-    base = group_base(key)
-    return base.rsplit("-", 1)[-1] if "-" in base else base
 
 
 def _row(result: Result) -> dict:
@@ -235,23 +200,58 @@ def examples_for_group(db: sqlite_utils.Database, group_id: str) -> list[dict]:
 def build_stage(ctx) -> None:
     """Pipeline stage: run every example, store the runs, fail the build on a failure.
 
-    After an incremental alignment (``ctx.extra["changed_groups"]``), the stored runs that are
-    still valid (:func:`reusable`) are kept: a scenario's run depends only on the code and its
-    file (both in the build key) and on the group its key finds.
+    After an incremental alignment (``ctx.extra["changed_groups"]``) only the ruling examples
+    whose group key may now find another group (or whose run went with its group) run again:
+    a run depends only on the code and the example's file (both in the build key) and on the
+    group its key finds. Which key each example has is kept in ``example_keys``.
     """
-    examples = load_examples()
     changed = ctx.extra.get("changed_groups")
-    kept = {} if changed is None else reusable(ctx.db, examples, changed)
-    results = run_examples([e for e in examples if e.id not in kept], db=ctx.db)
-    store_results(ctx.db, results, keep=set(kept))
-    found = {r.example.id: r.group_id for r in results} | kept
-    for example in examples:
-        if example.group and found[example.id] is None:
-            say(f"{example.scenario.source}: example {example.id}: no ruling group "
-                f"{example.group} in this corpus")
+    if changed is not None and KEYS in ctx.db.table_names() and TABLE in ctx.db.table_names():
+        examples = [load_ruling_example(Path(path)) for path in _stale(ctx.db, changed)]
+        results = run_examples(examples, db=ctx.db)
+        ids = [r.example.id for r in results]
+        with ctx.db.conn:
+            ctx.db.conn.executemany(f"DELETE FROM {TABLE} WHERE id = ?", [(i,) for i in ids])
+        store_results(ctx.db, results, keep=True)
+    else:
+        results = run_examples(db=ctx.db)
+        store_results(ctx.db, results)
+        store_keys(ctx.db, [r.example for r in results])
+    for row in ctx.db.query(f'SELECT k.id, k.key, r.source FROM {KEYS} k JOIN {TABLE} r ON '
+                            f'r.id = k.id WHERE r."group" IS NULL ORDER BY k.id'):
+        say(f"{row['source']}: example {row['id']}: no ruling group {row['key']} in this corpus")
     failed = [failure_problem(r) for r in results if not r.run.passed]
     if failed:
         raise KbError(failed)
+
+
+KEYS = "example_keys"
+
+
+def store_keys(db: sqlite_utils.Database, examples: list[Example]) -> None:
+    """Which group key each ruling example has, and its file."""
+    with db.conn:
+        db.execute(f"DROP TABLE IF EXISTS {KEYS}")
+        db[KEYS].create({"id": str, "key": str, "path": str}, pk="id")
+        db[KEYS].insert_all({"id": e.id, "key": e.group, "path": str(Path(
+            e.scenario.source).resolve())} for e in examples if e.group)
+
+
+def _stale(db: sqlite_utils.Database, changed_groups: set[str]) -> list[str]:
+    """Files of the ruling examples to run again: those whose key names a changed group (by
+    id or fingerprint, as :func:`kb.align.find_group` looks), and those whose run went."""
+    from kb.realign import group_base
+
+    def fingerprint(key: str) -> str:
+        base = group_base(key)
+        return base.rsplit("-", 1)[-1] if "-" in base else base
+
+    ids = set(changed_groups)
+    prints = {fingerprint(gid) for gid in ids}
+    have = {row["id"] for row in db.query(f"SELECT id FROM {TABLE}")}
+    return sorted(row["path"] for row in db.query(f"SELECT id, key, path FROM {KEYS}")
+                  if row["id"] not in have or row["key"] in ids
+                  or fingerprint(row["key"]) in prints)
 
 
 # -- the command line -------------------------------------------------------------------------

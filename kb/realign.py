@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+from pathlib import Path
 from collections import Counter
 
 import sqlite_utils
@@ -215,12 +217,15 @@ def _cannot(reason: str) -> None:
     return None
 
 
-def update(db: sqlite_utils.Database, changed: set[str], glossary) -> set[str] | None:
+def update(db: sqlite_utils.Database, changed: set[str], glossary,
+           previous: Path | None = None) -> set[str] | None:
     """Update the alignment tables for the ``changed`` source paths.
 
     The rulings of changed files are already replaced in the store (and their memberships and
-    concept rows deleted with them). Returns the ids of the groups whose rows changed, were
-    added or went; None when this cannot be done exactly (then nothing was written).
+    concept rows deleted with them). ``previous`` is the previous build's store (read only):
+    a group whose rulings are all as they were there does not count as changed. Returns the
+    ids of the groups whose rows (or whose rulings' rows) changed, were added or went; None
+    when this cannot be done exactly (then nothing was written).
     """
     if not set(STATE_TABLES) <= set(db.table_names()) or "groups" not in db.table_names():
         return None
@@ -250,6 +255,15 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary) -> set[str] |
                for k, (lang, bucket, features, _, _) in old.items()
                if k not in rebuilt or rebuilt[k].features() != features]
     same = [u for k, u in rebuilt.items() if k in old and old[k][2] == u.features()]
+    before = _previous_rulings(previous, changed)
+    was = {}
+    for key, rid in _query(db, "SELECT unit, ruling_id FROM unit_rulings WHERE unit IN {}",
+                           [u.key for u in same]):
+        was.setdefault(key, set()).add(rid)
+    # A unit whose rulings are all as they were (a file changed elsewhere) changes no group.
+    touched = [u for u in same if before is None or was.get(u.key) != {r["id"] for r in u.rulings}
+               or any(r["source"] in changed_set and before.get(r["id"]) != r
+                      for r in u.rulings)]
 
     # 2. Exact only if the scorer's statistics and the blocking keys' states are unchanged.
     state, n, df, lang_length = _corpus_statistics(db, old, added, removed)
@@ -274,10 +288,25 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary) -> set[str] |
         return _cannot("a blocking key crossed its limit")
     scorer = align.Scorer([])
     scorer.weights, scorer.lang_length = align.Scorer.corpus_weights(n, df), lang_length
-    return _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, n, df)
+    return _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
+                  n, df)
 
 
-def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, n, df) -> set[str]:
+def _previous_rulings(path: Path | None, sources: list[str]) -> dict[str, dict] | None:
+    """{id: ruling row} of these files in the previous build's store (opened read only)."""
+    if path is None or not path.is_file():
+        return None
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        return {r["id"]: dict(r) for chunk in _chunks(sources) for r in conn.execute(
+            f"SELECT * FROM rulings WHERE source IN {_in(chunk)}", chunk)}
+    finally:
+        conn.close()
+
+
+def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
+           n, df) -> set[str]:
     index = _Index(db, scorer)
     removed_keys = {u.key for u in removed}
     added_keys = {u.key for u in added}
@@ -340,7 +369,7 @@ def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, n
         for key in renamed_units:
             redo.update(index.component(index.rows[key][1]))
         index.load(redo)
-        touched = {index.rows[u.key][2] for u in same}
+        touched = {index.rows[u.key][2] for u in touched}
         written = set(group_of.values()) | set(renamed.values()) | touched
         redo |= _partial_candidates(db, index, [set(g.signature) for g in new_groups]
                                     + gone_signatures)

@@ -47,8 +47,8 @@ def blocked(tmp_path, monkeypatch):
     updates = []
     real = realign.update
 
-    def spy(db, changed, glossary):
-        updates.append(real(db, changed, glossary))
+    def spy(*args):
+        updates.append(real(*args))
         return updates[-1]
     monkeypatch.setattr(realign, "update", spy)
     real_check = check_update.update

@@ -17,7 +17,9 @@ English); a single very common English word is a warning.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
+from itertools import accumulate
 
 from kb.checks.model import Corpus, Finding, Member
 
@@ -32,11 +34,19 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LANGUAGE = {"ru": "Russian", "it": "Italian", "fr": "French", "de": "German", "es": "Spanish"}
 
 
-@lru_cache(maxsize=200_000)
-def zipf(word: str, lang: str) -> float:
-    from wordfreq import zipf_frequency
+#: Word frequencies looked up so far, {(word, lang): zipf}. An incremental build starts from
+#: the previous build's (:mod:`kb.check_update`): loading wordfreq's lists for a few changed
+#: texts would take longer than checking them.
+FREQUENCIES: dict[tuple[str, str], float] = {}
 
-    return zipf_frequency(word, lang)
+
+def zipf(word: str, lang: str) -> float:
+    value = FREQUENCIES.get((word, lang))
+    if value is None:
+        from wordfreq import zipf_frequency
+
+        value = FREQUENCIES[(word, lang)] = zipf_frequency(word, lang)
+    return value
 
 
 @lru_cache(maxsize=200_000)
@@ -113,9 +123,10 @@ def _kept_spans(corpus: Corpus, member: Member) -> list[tuple[int, int]]:
 def _runs(member: Member, kept: list[tuple[int, int]]):
     """Maximal runs of English and bridging words, trimmed of bridging words at both ends."""
     run: list[re.Match] = []
+    inside = _Spans(kept)
     for word in member.words + [None]:
-        kind = LOCAL if word is None or _inside(word, kept) else classify(word.group(0),
-                                                                             member.lang)
+        kind = LOCAL if word is None or inside.holds(word) else classify(word.group(0),
+                                                                           member.lang)
         joined = run and word is not None and _GAP.fullmatch(
             member.text[run[-1].end():word.start()])
         if kind != LOCAL and (not run or joined):
@@ -132,8 +143,18 @@ def _trim(run: list[re.Match], lang: str) -> list[re.Match]:
     return run[english[0]:english[-1] + 1] if english else []
 
 
-def _inside(word: re.Match, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= word.start() and word.end() <= end for start, end in spans)
+class _Spans:
+    """Whether a word lies inside one of some spans, in log time (a text has many words)."""
+
+    def __init__(self, spans: list[tuple[int, int]]):
+        spans = sorted(spans)
+        self.starts = [start for start, _ in spans]
+        # reach[k]: the furthest end of the spans starting at or before starts[k]
+        self.reach = list(accumulate((end for _, end in spans), max))
+
+    def holds(self, word: re.Match) -> bool:
+        k = bisect_right(self.starts, word.start()) - 1
+        return k >= 0 and self.reach[k] >= word.end()
 
 
 def _shared(excerpt: str, others: list[Member]) -> bool:
