@@ -113,27 +113,29 @@ def _postings(docs: list[dict], analyses: "Analyses"):
     form_map: dict[str, set[str]] = defaultdict(set)
     # The analysis is word by word, so a document (card name, then text) is analysed as its two
     # parts: a text printed on thousands of cards and a card's name are analysed once each.
-    parts: dict[tuple[str, str], tuple[Counter, int]] = {}
+    parts: dict[tuple[str, str], tuple[dict, int]] = {}
     for doc in docs:
-        tf, length = Counter(), 0
-        for part in (doc["card"], doc["text"]):
-            known = parts.get((part, doc["lang"]))
-            if known is None:
-                known = parts[part, doc["lang"]] = analyses.get(part, doc["lang"], form_map)
-            tf.update(known[0])
-            length += known[1]
+        (card, card_length), (text, text_length) = [
+            parts.get((part, doc["lang"])) or parts.setdefault(
+                (part, doc["lang"]), analyses.get(part, doc["lang"], form_map))
+            for part in (doc["card"], doc["text"])]
+        if card.keys().isdisjoint(text):  # the usual case: a plain (C) merge
+            tf = {**card, **text}
+        else:
+            tf = Counter(card)
+            tf.update(text)
         counts.append(tf)
-        lengths.append(length)
+        lengths.append(card_length + text_length)
     del parts
     average = (sum(lengths) / len(lengths)) if lengths else 1.0
     df = Counter(term for tf in counts for term in tf)
     n = len(docs)
+    idf = {term: math.log(n / (count + 1)) + 1 for term, count in df.items()}
     postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for number, tf in enumerate(counts):
+        norm = K1 * ((1 - B) + B * lengths[number] / average)
         for term, freq in tf.items():
-            idf = math.log(n / (df[term] + 1)) + 1
-            weight = idf * (freq * (K1 + 1)) / (freq + K1 * ((1 - B) + B * lengths[number] / average))
-            postings[term].append((number, weight))
+            postings[term].append((number, idf[term] * (freq * (K1 + 1)) / (freq + norm)))
     for term, entries in postings.items():
         entries.sort(key=lambda e: (-e[1], e[0]))
         del entries[MAX_POSTINGS:]
@@ -150,8 +152,8 @@ class Analyses:
     def __init__(self, before: dict[str, str] | None = None):
         self.before, self.rows, self.reused = before or {}, {}, 0
 
-    def get(self, text: str, lang: str, form_map: dict[str, set[str]]) -> tuple[Counter, int]:
-        """(term counts, number of terms) of ``text``; adds its forms to ``form_map``."""
+    def get(self, text: str, lang: str, form_map: dict[str, set[str]]) -> tuple[dict, int]:
+        """({term: count}, number of terms) of ``text``; adds its forms to ``form_map``."""
         digest = hashlib.sha256(f"{lang}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
         raw = self.before.get(digest)
         if raw is None:
@@ -163,7 +165,7 @@ class Analyses:
         length, tf, keyed = json.loads(raw)
         for folded, keys in keyed.items():
             form_map[folded].update(keys)
-        return Counter(tf), length
+        return tf, length
 
 
 def _analyse(text: str, lang: str) -> list:
