@@ -97,7 +97,7 @@ def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
             try:
                 os.link(previous / "site" / page, target)
                 linked += 1
-            except FileNotFoundError:  # not there (any more): render it
+            except OSError:  # not there (any more), or no hard links here: render it
                 missing.add(key)
         todo[ui] = missing
     return todo, linked
