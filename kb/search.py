@@ -57,7 +57,7 @@ _stdlib_cached_property()
 
 from whoosh import index as whoosh_index  # noqa: E402
 from whoosh import query as Q  # noqa: E402
-from whoosh.collectors import TopCollector  # noqa: E402
+from whoosh.collectors import FilterCollector, TopCollector  # noqa: E402
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema  # noqa: E402
 from whoosh.matching.wrappers import WrappingMatcher  # noqa: E402
 
@@ -71,6 +71,8 @@ TITLE_BOOST = 0.5  # a word of the card name counts less than one of the ruling
 GLOSSARY_WEIGHT = 0.6
 MAX_CORRECTIONS = 4
 MAX_WORD = 40  # longer "words" are never in the vocabulary: no typo search for them
+#: Extra hits fetched under a card: filter, for those whose card words are not in one name.
+CARD_SLACK = 10
 DIGESTS = "documents.json"
 CARDS = "cards.json"
 COMPOUNDS = "compounds.json"
@@ -109,7 +111,7 @@ def schema(method: str = analysis.DEFAULT_METHOD) -> Schema:
     fields = {
         "key": ID(unique=True), "group": ID(stored=True), "lang": ID(stored=True),
         "dates": KEYWORD(), "rules": KEYWORD(stored=True, scorable=False),
-        "cards": KEYWORD(commas=True, scorable=False),
+        "cards": KEYWORD(scorable=False),
         "shown": STORED(),
     }
     for lang in LANGUAGES:
@@ -226,7 +228,8 @@ def _document(gid: str, lang: str, rows: list[dict], rules) -> dict:
             "shown": [first["id"], first["card"], first["date"], first["source"], first["text"],
                       len(cards)],
             f"text_{lang}": "\n".join(dict.fromkeys(r["text"] for r in rows)),
-            f"title_{lang}": "\n".join(cards), "cards": ",".join(map(name_key, cards))}
+            f"title_{lang}": "\n".join(cards),
+            "cards": " ".join(dict.fromkeys(w for card in cards for w in analysis.card_key(card)))}
 
 
 def name_key(name: str) -> str:
@@ -299,29 +302,57 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
     limit = max(1, limit)
     _, _, searcher, lock = _opened(index_dir)
     with lock:  # a whoosh searcher reads its files by seeking: one query at a time
-        runs = compile_query(parsed, searcher, index_dir)
-        found = []
-        for compiled in runs.values():
-            collector = _TopGroups(limit=limit)
-            searcher.search_with_collector(compiled, collector)
-            found += [(-score, -negated) for score, negated in collector.items]
+        runs, filters = compile_query(parsed, searcher, index_dir)
+        allowed = _allowed(filters, searcher) if filters else None
+        if allowed is not None and not allowed:
+            return []
+        wanted = limit + (CARD_SLACK if parsed.cards else 0)  # some may fail the name check
+        if runs:
+            found = []
+            for compiled in runs.values():
+                top = _TopGroups(limit=wanted)
+                collector = top if allowed is None else FilterCollector(top, allow=allowed)
+                searcher.search_with_collector(compiled, collector)
+                found += [(-score, -negated) for score, negated in top.items]
+        else:  # filters alone: the documents that pass, in index order, unscored
+            found = [(0.0, docnum) for docnum in sorted(allowed or ())]
         best: dict[str, tuple] = {}
         for key, docnum in sorted(found):
             fields = searcher.stored_fields(docnum)
-            best.setdefault(fields["group"], (-key, fields))
+            best.setdefault(fields["group"], (0.0 - key, fields))
+            if not runs and len(best) >= wanted:
+                break
         # Ties go by group id, not document number: a patched index appends changed groups.
-        top = sorted(best.values(), key=lambda item: (-item[0], item[1]["group"]))[:limit]
-        return [_hit(searcher, fields, score, lang, parsed, Path(index_dir))
-                for score, fields in top]
+        ranked = sorted(best.values(), key=lambda item: (-item[0], item[1]["group"]))
+        names = _card_filter_names(parsed, index_dir) if parsed.cards else None
+        hits = (_hit(searcher, fields, score, lang, parsed, Path(index_dir), names)
+                for score, fields in ranked)
+        return [hit for hit in hits if hit is not None][:limit]
 
 
-def _wrapping_next(self):
-    return self.child.next()
+class _Boosted(WrappingMatcher):
+    """whoosh's boost wrapper, with two mistakes of its mended.
+
+    whoosh's ``next`` drops the child's "entered a new block" answer, so under a boosted term
+    the collector never checks block quality again and scores every document; and its
+    ``replace`` hands the child the bar unscaled, so under a boost above 1 a term that can
+    still clear the bar is thrown away (hits lost).
+    """
+
+    def next(self):
+        return self.child.next()
+
+    def replace(self, minquality=0):
+        child = self.child.replace(minquality / self.boost if minquality else 0)
+        return self if child is self.child else self._replacement(child)
 
 
-# whoosh's WrappingMatcher.next drops its child's "entered a new block" answer, so under any
-# boosted term the collector never checks block quality again and scores every document.
-WrappingMatcher.next = _wrapping_next
+class _Term(Q.Term):
+    """A term whose boost wraps its matcher in :class:`_Boosted`."""
+
+    def matcher(self, searcher, context=None):
+        matcher = Q.Term(self.fieldname, self.text).matcher(searcher, context)
+        return _Boosted(matcher, self.boost) if self.boost != 1.0 else matcher
 
 
 class _TopGroups(TopCollector):
@@ -345,23 +376,31 @@ class _TopGroups(TopCollector):
 
 
 def _hit(searcher, fields: dict, score: float, requested: str | None, query: Query,
-         index_dir: Path) -> Hit:
+         index_dir: Path, names: list[str] | None) -> Hit | None:
+    """The hit of a matched document, shown in ``requested`` if the group has it; None when a
+    ``card:`` filter's words are in the document's names but not in order in one of them."""
     matched = fields["lang"]
-    if requested and requested != matched:
-        fields = searcher.document(group=fields["group"], lang=requested) or fields
-    lang = fields["lang"]
     rid, card, date, source, text, cards = fields["shown"]
-    if (query.cards or query.dates) and (row := _member(index_dir, fields["group"], lang,
-                                                         query)):
-        rid, card, date, source, text = (row["id"], row["card"], row["date"], row["source"],
-                                         row["text"])  # one that passes them, not the first
-    return Hit(group=fields["group"], lang=lang, card=card, text=text,
+    if query.cards or query.dates:  # show a ruling that passes them, not just the first
+        row = _member(index_dir, fields["group"], matched, query, names)
+        if row is None and query.cards and (index_dir.parent / "rulings.db").is_file():
+            return None
+        if row is not None:
+            rid, card, date, source, text = (row["id"], row["card"], row["date"],
+                                             row["source"], row["text"])
+    if requested and requested != matched:
+        other = searcher.document(group=fields["group"], lang=requested)
+        if other is not None:
+            fields = other
+            rid, card, date, source, text, cards = other["shown"]
+    return Hit(group=fields["group"], lang=fields["lang"], card=card, text=text,
                score=round(float(score), 4), id=rid, date=date,
                rules=fields.get("rules", "").split(), source=source, matched_lang=matched,
                cards=cards)
 
 
-def _member(index_dir: Path, group: str, lang: str, query: Query) -> dict | None:
+def _member(index_dir: Path, group: str, lang: str, query: Query,
+            names: list[str] | None) -> dict | None:
     """The group's first ruling in ``lang`` (store order) whose card and date pass the
     query's filters, read from the store next to the index; None if there is none."""
     import sqlite3
@@ -369,24 +408,30 @@ def _member(index_dir: Path, group: str, lang: str, query: Query) -> dict | None
     db = index_dir.parent / "rulings.db"
     if not db.is_file():
         return None
-    names = sorted(set.intersection(*(set(n) for n in _cards_named(query, index_dir).values()))
-                   if query.cards else ())
-    where = f" AND c.name IN ({', '.join('?' * len(names))})" if query.cards else ""
+    # A card's id is "lang:name" (kb.store): a few names lead to their rulings by index;
+    # many (card:chasseur on 2,000 cards) are checked on the group's rulings instead.
+    ids = [f"{lang}:{name}" for name in names or ()]
+    by_card = query.cards and len(ids) <= 50
+    source = ("rulings r CROSS JOIN memberships m ON m.ruling_id = r.id" if by_card else
+              "memberships m CROSS JOIN rulings r ON r.id = m.ruling_id")
+    where = f" AND r.card_id IN ({', '.join('?' * len(ids))})" if by_card else ""
     conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     try:
         rows = conn.execute(
-            f"""SELECT r.id, r.date, r.source, r.text, c.name AS card
-                FROM memberships m JOIN rulings r ON r.id = m.ruling_id
-                JOIN cards c ON c.id = r.card_id
+            f"""SELECT r.id, r.date, r.source, r.text, r.card_id, c.name AS card
+                FROM {source} JOIN cards c ON c.id = r.card_id
                 WHERE m.group_id = ? AND r.lang = ?{where}
-                ORDER BY c.name, r.source, r.position""", (group, lang, *names)).fetchall()
+                ORDER BY c.name, r.source, r.position""",
+            (group, lang, *(ids if by_card else ()))).fetchall()
     except sqlite3.Error:
         return None
     finally:
         conn.close()
-    return next((dict(r) for r in rows if all(_date_passes(r["date"], op, value)
-                                              for op, value in query.dates)), None)
+    wanted = set(ids) if query.cards else None
+    return next((dict(r) for r in rows
+                 if (wanted is None or r["card_id"] in wanted)
+                 and all(_date_passes(r["date"], op, value) for op, value in query.dates)), None)
 
 
 def _card_names(docs) -> dict[str, list[str]]:
@@ -404,8 +449,14 @@ def _card_table(index_dir: str, identity) -> tuple[tuple[str, str, tuple[str, ..
     return tuple((key, f" {key} ", tuple(names)) for key, names in sorted(table.items()))
 
 
+def _card_filter_names(query: Query, index_dir: str | Path) -> list[str]:
+    """The card names passing every ``card:"…"`` filter of the query."""
+    named = [set(names) for names in _cards_named(query, index_dir).values()]
+    return sorted(set.intersection(*named)) if named else []
+
+
 def _cards_named(query: Query, index_dir: str | Path) -> dict[str, list[str]]:
-    """{key of a card:"…" filter: the names whose words contain its words, in order}."""
+    """{a card:"…" filter: the names whose words contain its words, in order}."""
     path = Path(index_dir)
     try:
         identity = path.stat().st_mtime_ns
@@ -425,9 +476,9 @@ def _date_passes(date: str, op: str, value: str) -> bool:
             "<=": date <= end, "<": date < value}[op]
 
 
-def compile_query(query: Query, searcher, index_dir: str | Path = "") -> dict[str, object]:
-    """{language: the whoosh query run on that language's documents}; empty when no word can
-    match anything."""
+def compile_query(query: Query, searcher, index_dir: str | Path = "") -> tuple[dict, list]:
+    """({language: the scored whoosh query run on that language's documents}, [filters]);
+    no runs and no filters when no word can match anything."""
     reader = searcher.reader()
     method = searcher.schema[f"text_{LANGUAGES[0]}"].analyzer.method
     langs = query.langs or LANGUAGES
@@ -442,28 +493,36 @@ def compile_query(query: Query, searcher, index_dir: str | Path = "") -> dict[st
     for (lang, terms), weight in weights.items():
         words.setdefault(lang, []).append(_in_lang(lang, list(terms), weight))
     phrases = [_phrase_query(p, langs, method) for p in query.phrases]
-    filters = _filters(query, index_dir)
+    filters = _filters(query)
     if not (words or phrases or filters or query.langs):
         _explain_nothing(query.words, langs)
-        return {}
+        return {}, []
     runs = {}
     for lang in langs:
         if phrases and not all(lang in p for p in phrases):
             continue  # a phrase with no words in this language: nothing here can match
-        required = [p[lang] for p in phrases] + filters
-        wanted = Q.Or(words[lang]) if words.get(lang) else None
-        if required:
-            required = [Q.Term("lang", lang)] + required
-            run = Q.AndMaybe(Q.And(required), wanted) if wanted is not None else Q.And(required)
-        elif wanted is not None:
-            run = wanted
-        elif query.langs and not query.words:  # lang:fr alone lists that language
-            run = Q.Term("lang", lang)
-        else:
-            continue
+        scored = ([Q.Or(words[lang])] if words.get(lang) else []) + [p[lang] for p in phrases]
+        if not scored:
+            continue  # the query's words mean nothing in this language
+        run = scored[0] if len(scored) == 1 else Q.And(scored)
         excluded = [q for w in query.excluded if (q := _exact(w, [lang], reader, method))]
         runs[lang] = Q.AndNot(run, Q.Or(excluded)) if excluded else run
-    return runs
+    if not runs and query.words and not phrases:
+        return {}, []  # words that match nothing: no hits, whatever the filters
+    if not runs and query.langs:  # filters alone: only the languages asked for
+        filters = [Q.Or([Q.Term("lang", lang) for lang in query.langs])] + filters
+    return runs, filters
+
+
+def _allowed(filters: list, searcher) -> set[int]:
+    """The documents passing every filter (filters restrict; they never score)."""
+    allowed = None
+    for query in filters:
+        docs = set(query.docs(searcher))
+        allowed = docs if allowed is None else allowed & docs
+        if not allowed:
+            break
+    return allowed or set()
 
 
 def _explain_nothing(words, langs) -> None:
@@ -480,8 +539,8 @@ def _explain_nothing(words, langs) -> None:
 def _in_lang(lang: str, terms: list[str], boost: float = 1.0):
     """All ``terms`` in one language's ruling text or card name."""
     def one(term):
-        return Q.Or([Q.Term(f"text_{lang}", term, boost=boost),
-                     Q.Term(f"title_{lang}", term, boost=boost)])
+        return Q.Or([_Term(f"text_{lang}", term, boost=boost),
+                     _Term(f"title_{lang}", term, boost=boost)])
     return one(terms[0]) if len(terms) == 1 else Q.And([one(t) for t in terms])
 
 
@@ -535,19 +594,18 @@ def _phrase_query(phrase: str, langs, method: str) -> dict[str, object]:
     return parts
 
 
-def _filters(query: Query, index_dir: str | Path) -> list:
+def _filters(query: Query) -> list:
     """Card, rule and date filters (the language filter picks which languages are run).
 
-    A ``card:`` filter is resolved against the index's table of card names first (words in
-    order, anywhere in the name), then kept as those names' exact keys.
+    A ``card:`` filter keeps documents whose card names have all its words; that the words
+    come in order in one name is checked on the hits (:func:`_member`).
     """
     out = []
     for card in query.cards:
-        if not analysis.card_key(card):
+        words = analysis.card_key(card)
+        if not words:
             raise QueryError(f'card:"{card}" has no letters to match a card name')
-    for card, names in _cards_named(query, index_dir).items():
-        keys = sorted({name_key(name) for name in names})
-        out.append(Q.Or([Q.Term("cards", key) for key in keys]) if keys else Q.NullQuery)
+        out.append(Q.And([Q.Term("cards", word) for word in dict.fromkeys(words)]))
     if query.rules:
         out.append(Q.Or([Q.Or([Q.Term("rules", rule), Q.Prefix("rules", rule + ".")])
                          for rule in query.rules]))
