@@ -334,9 +334,11 @@ class _Boosted(WrappingMatcher):
     """whoosh's boost wrapper, with two mistakes of its mended.
 
     whoosh's ``next`` drops the child's "entered a new block" answer, so under a boosted term
-    the collector never checks block quality again and scores every document; and its
-    ``replace`` hands the child the bar unscaled, so under a boost above 1 a term that can
-    still clear the bar is thrown away (hits lost).
+    the collector never checks block quality again and scores every document (at 100k
+    rulings, 6,000 documents for "initiative" instead of 400); and its ``replace`` hands the
+    child the bar unscaled, which under a boost above 1 may drop a term that could still
+    clear it. (whoosh's skipping over an intersection with a filter also loses hits, which is
+    why filters are applied as document sets, never inside the scored query.)
     """
 
     def next(self):

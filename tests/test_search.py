@@ -243,3 +243,35 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path):
         # rewritten: scores drift by about the share of changed documents (7 of 50 here).
         assert [h.score for h in ours] == pytest.approx([h.score for h in theirs], rel=0.15)
     assert groups[2] not in {h.group for h in search(work / "patched", "rule:726", limit=50)}
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory):
+    """2,000 synthetic rulings (benchmarks/synth.py): many near-identical card-specific texts,
+    so each language's postings span several blocks and scores tie by the thousand."""
+    import sys
+
+    sys.path.insert(0, str(CORPUS.parent / "benchmarks"))
+    import synth
+
+    folder = tmp_path_factory.mktemp("synth")
+    synth.generate(folder, 2000)
+    build([str(folder / "rulings")], folder / "_build")
+    return folder / "_build" / "index"
+
+
+@pytest.mark.parametrize("query", ["initiative", "рука ход инициатива", "géant à deux têtes",
+                                   "gigante de dos cabezas", "Kommandozone", "initiatve",
+                                   "initiative date:2022", "initiative card:chasseur",
+                                   "\"secret entrance\"", "Undercity lang:fr"])
+def test_block_skipping_finds_what_scoring_everything_finds(synthetic, monkeypatch, query):
+    from whoosh.collectors import TopCollector
+
+    import kb.search
+
+    skipping = search(synthetic, query, limit=10)
+    monkeypatch.setattr(kb.search, "_TopGroups",
+                        lambda limit: TopCollector(limit=limit, usequality=False))
+    everything = search(synthetic, query, limit=10)
+    assert skipping and [(h.group, h.score) for h in skipping] == \
+        [(h.group, h.score) for h in everything]
