@@ -49,6 +49,10 @@ MARGIN = 0.1
 #: Weights of the similarity's parts (they sum to 1).
 WEIGHTS = {"concepts": 0.6, "length": 0.15, "sentences": 0.1, "numbers": 0.1, "position": 0.05}
 
+_W_CONCEPTS, _W_LENGTH, _W_SENTENCES, _W_NUMBERS, _W_POSITION = (
+    WEIGHTS["concepts"], WEIGHTS["length"], WEIGHTS["sentences"], WEIGHTS["numbers"],
+    WEIGHTS["position"])
+
 _SENTENCE_END = re.compile(r"[.!?…]+[»”“\"')\]]*(?=\s|$)")
 _NUMBER = re.compile(r"\d+")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "«": '"', "»": '"', "„": '"', "“": '"', "”": '"',
@@ -183,6 +187,15 @@ class Scorer:
         for unit in self.units:
             lengths.setdefault(unit.lang, []).append(unit.length)
         self.lang_length = usual_lengths(lengths)
+        self._unit_cache: dict[str, tuple[int, float]] = {}
+
+    @classmethod
+    def with_statistics(cls, weights: dict[str, float],
+                        lang_length: dict[str, float]) -> "Scorer":
+        """A scorer with given corpus statistics (an incremental build's, kept in the store)."""
+        scorer = cls([])
+        scorer.weights, scorer.lang_length = weights, lang_length
+        return scorer
 
     @staticmethod
     def corpus_weights(n: int, df: dict[str, int]) -> dict[str, float]:
@@ -202,10 +215,46 @@ class Scorer:
         return self._total(a, b, parts), {k: round(v, 3) for k, v in parts.items()}
 
     def value(self, a: Unit, b: Unit) -> float:
-        """:meth:`score` without the explanation (the clustering's hot path)."""
+        """:meth:`score` without the explanation (the clustering's hot path: the parts are
+        inlined, in :meth:`_parts`' order, so the sum is the same)."""
         if a.contrast and b.contrast and a.contrast != b.contrast:
             return 0.0
-        return self._total(a, b, self._parts(a, b))
+        mass_a, len_a = self._unit(a)
+        mass_b, len_b = self._unit(b)
+        tenths = self._tenths
+        common = sum(tenths.get(c, 0) for c in a.concepts & b.concepts)
+        whole = mass_a + mass_b - common
+        gap = abs(a.sentences - b.sentences)
+        total = (_W_CONCEPTS * (common / whole if whole else 0.0)
+                 + _W_LENGTH * (min(len_a, len_b) / max(len_a, len_b) if max(len_a, len_b)
+                                else 1.0)
+                 + _W_SENTENCES * (1.0 if gap == 0 else 0.5 if gap == 1 else 0.0)
+                 + _W_NUMBERS * (1.0 if a.numbers == b.numbers else 0.0)
+                 + _W_POSITION * (1.0 - abs(a.relpos - b.relpos)))
+        if a.date != b.date:
+            total *= 0.8
+        if bool(a.contrast) != bool(b.contrast):
+            total *= 0.7
+        return round(total, 4)
+
+    @property
+    def _tenths(self) -> dict[str, int]:
+        """The concept weights in tenths: integer sums are exact in any order."""
+        if getattr(self, "_tenths_of", None) is not self.weights:
+            self._tenths_cache = {c: round(w * 10) for c, w in self.weights.items()}
+            self._tenths_of = self.weights
+            self._unit_cache = {}
+        return self._tenths_cache
+
+    def _unit(self, unit: Unit) -> tuple[int, float]:
+        """(concept mass in tenths, length relative to the language's usual length)."""
+        found = self._unit_cache.get(unit.key) if self._tenths is not None else None
+        if found is None:
+            tenths = self._tenths
+            found = self._unit_cache[unit.key] = (
+                sum(tenths.get(c, 0) for c in unit.concepts),
+                unit.length / self.lang_length.get(unit.lang, 1))
+        return found
 
     def _parts(self, a: Unit, b: Unit) -> dict[str, float]:
         return {
@@ -226,18 +275,15 @@ class Scorer:
         return round(total, 4)
 
     def _concepts(self, a: Unit, b: Unit) -> float:
-        union = a.concepts | b.concepts
-        if not union:
-            return 0.0
-        weight = self.weights.get
-        # fsum: the same total whatever order the sets iterate in (units rebuilt from the
-        # store by an incremental build hold equal sets built in another order).
-        return (math.fsum(weight(c, 0) for c in a.concepts & b.concepts)
-                / math.fsum(weight(c, 0) for c in union))
+        # Sums in tenths (integers): the same whatever order the sets iterate in (units
+        # rebuilt from the store by an incremental build hold equal sets built in another order).
+        tenths = self._tenths
+        common = sum(tenths.get(c, 0) for c in a.concepts & b.concepts)
+        whole = self._unit(a)[0] + self._unit(b)[0] - common
+        return common / whole if whole else 0.0
 
     def _length(self, a: Unit, b: Unit) -> float:
-        la = a.length / self.lang_length.get(a.lang, 1)
-        lb = b.length / self.lang_length.get(b.lang, 1)
+        la, lb = self._unit(a)[1], self._unit(b)[1]
         return min(la, lb) / max(la, lb) if max(la, lb) else 1.0
 
 
@@ -430,6 +476,39 @@ def fingerprint(sig: tuple[str, ...]) -> str:
     return _digest(",".join(sig), 6)
 
 
+#: From this many texts on, the glossary is searched for them in forked workers, one per core.
+PARALLEL_TEXTS = 2000
+_SEARCH: list = []  # (glossary, texts) for the forked workers: inherited, never pickled
+
+
+def prefetch_matches(texts: list[tuple[str, str]], glossary: Glossary,
+                     known: set[tuple[str, str]] = frozenset()) -> None:
+    """Search the glossary (``also=("en",)``, as the alignment and the checks do) for every
+    distinct (text, language) not ``known``, on every core; the glossary then has them."""
+    import multiprocessing as mp
+    import os
+
+    todo = sorted(set(texts) - set(known))
+    workers = min(os.cpu_count() or 1, 8)
+    if (len(todo) < PARALLEL_TEXTS or workers < 2
+            or "fork" not in mp.get_all_start_methods()):
+        return  # searched on demand, in this process
+    _SEARCH[:] = [glossary, todo]
+    try:
+        with mp.get_context("fork").Pool(workers) as pool:
+            spans = [(i, min(i + 500, len(todo))) for i in range(0, len(todo), 500)]
+            for (start, end), found in zip(spans, pool.imap(_search, spans)):
+                for (text, lang), matches in zip(todo[start:end], found):
+                    glossary.remember(text, lang, ("en",), matches)
+    finally:
+        _SEARCH.clear()
+
+
+def _search(span: tuple[int, int]) -> list[list]:
+    glossary, todo = _SEARCH
+    return [glossary.find(text, lang, ("en",)) for text, lang in todo[span[0]:span[1]]]
+
+
 @dataclass
 class Alignment:
     """A whole alignment: the groups, and what an incremental build needs to update it."""
@@ -445,9 +524,14 @@ def align(rows: list[dict], glossary: Glossary | None = None) -> list[Aligned]:
     return align_all(rows, glossary).groups
 
 
-def align_all(rows: list[dict], glossary: Glossary | None = None) -> Alignment:
-    """:func:`align`, keeping the units, scorer and components."""
+def align_all(rows: list[dict], glossary: Glossary | None = None,
+              known: set[tuple[str, str]] = frozenset()) -> Alignment:
+    """:func:`align`, keeping the units, scorer and components.
+
+    ``known``: the (text, language) pairs whose glossary matches the glossary already holds.
+    """
     glossary = glossary or load_glossary()
+    prefetch_matches([(r["text"], r["lang"]) for r in rows], glossary, known)
     units = make_units(rows, glossary)
     scorer = Scorer(units)
     clusters, scores, found = cluster_components(units, scorer)
@@ -722,10 +806,13 @@ def build_stage(ctx) -> None:
             return
         # Not provably exact: align everything, as a full build, keeping the concept matches
         # of the unchanged texts; the later stages' tables go too.
-        for (text, lang), matches in incremental.concept_matches(ctx.db, changed).items():
+        known = incremental.concept_matches(ctx.db, changed)
+        for (text, lang), matches in known.items():
             glossary.remember(text, lang, ("en",), matches)
         store.drop_derived(ctx.db)
-    alignment = align_all(store.rulings(ctx.db), glossary)
+    else:
+        known = {}
+    alignment = align_all(store.rulings(ctx.db), glossary, set(known))
     store_groups(ctx.db, alignment.groups, glossary)
     realign.store_state(ctx.db, alignment)
     for line in weak_report(alignment.groups):

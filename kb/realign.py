@@ -286,8 +286,7 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     if any((sizes.get(b, 0) <= align.KEY_LIMIT) != (sizes.get(b, 0) + delta[b] <= align.KEY_LIMIT)
            for b in blocks):
         return _cannot("a blocking key crossed its limit")
-    scorer = align.Scorer([])
-    scorer.weights, scorer.lang_length = align.Scorer.corpus_weights(n, df), lang_length
+    scorer = align.Scorer.with_statistics(align.Scorer.corpus_weights(n, df), lang_length)
     return _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
                   n, df)
 

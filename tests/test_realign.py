@@ -30,12 +30,21 @@ def assert_same_as_full(project: Path, _timings=None) -> None:
 # The seeds are few units: every pair is scored and an incremental alignment would not apply.
 # These tests lower the limits so that the blocking path (and the incremental update) runs.
 
+def steady_build_key(monkeypatch) -> None:
+    """Others may edit the code while these tests run: keep one build key for the test."""
+    from kb import incremental
+
+    key = incremental.build_key(None)
+    monkeypatch.setattr(incremental, "build_key", lambda lang: key)
+
+
 @pytest.fixture()
 def blocked(tmp_path, monkeypatch):
     """The ``project`` corpus, aligned by blocking keys, built once; records updates."""
     from kb import align, check_update, realign
 
     monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    steady_build_key(monkeypatch)
     corpus = tmp_path / "rulings"
     shutil.copytree(ROOT / "rulings", corpus)
     for i, seed in enumerate(["de-unterkellersaeuberung.txt", "es-vidente-del-pasaje.txt",
@@ -147,6 +156,7 @@ def test_checks_with_suppressions_give_the_full_builds_findings(tmp_path, monkey
     from kb import align, check_update
 
     monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    steady_build_key(monkeypatch)
     corpus = tmp_path / "rulings"
     shutil.copytree(ROOT / "rulings", corpus)
     (corpus / "suppressions.toml").write_text(
