@@ -259,3 +259,27 @@ def test_candidate_pairs_keep_every_same_number_pair_and_skip_most_others(tmp_pa
     # Units without a usable key (the shared ones: common concepts only) meet each other.
     shared = [i for i, u in enumerate(units) if not u.numbers]
     assert any(i in shared and j in shared for i, j in pairs)
+
+
+def test_twin_ids_depend_on_each_groups_own_content():
+    """A new twin renames no other group (unless it sorts first: then only the plain one)."""
+    before = align.twin_ids("726.3-1df600", ["b" * 12, "c" * 12])
+    after = align.twin_ids("726.3-1df600", ["b" * 12, "c" * 12, "d" * 12])
+    assert before == ["726.3-1df600", f"726.3-1df600-{'c' * 12}"]
+    assert after[:2] == before and after[2] == f"726.3-1df600-{'d' * 12}"
+    first = align.twin_ids("726.3-1df600", ["b" * 12, "c" * 12, "a" * 12])
+    assert first == [f"726.3-1df600-{'b' * 12}", f"726.3-1df600-{'c' * 12}", "726.3-1df600"]
+
+
+def test_a_units_score_does_not_depend_on_how_its_concept_set_was_built():
+    rows = [{"id": f"f{i}#1", "source": f"f{i}", "card_id": f"{lang}:c", "lang": lang,
+             "date": "2022-06-10", "position": 1, "text": text, "line": 3}
+            for i, (lang, text) in enumerate([
+                ("fr", "Un joueur qui a l’initiative peut la prendre à nouveau."),
+                ("it", "Un giocatore che ha l'iniziativa può prenderla di nuovo.")])]
+    units = align.make_units(rows, load_glossary())
+    scorer = align.Scorer(units)
+    rebuilt = [align.Unit.from_features(u.lang, u.key, u.features(), u.bucket) for u in units]
+    rebuilt[0].concepts = frozenset(reversed(sorted(rebuilt[0].concepts)))
+    assert scorer.value(*units) == align.Scorer.with_statistics(
+        scorer.weights, scorer.lang_length).value(*rebuilt) > 0
