@@ -40,6 +40,8 @@ def build(db, out: Path, previous: Path | None = None) -> dict:
     the same code. Pages whose digest (:mod:`kb.site.digests`) is the same as then are
     hard-linked from it instead of rendered; the result is the same bytes as a full build."""
     out.mkdir(parents=True)
+    (out / "data").mkdir()
+    dumping = _start_dump(db, out / "data" / "rulings.json", previous)
     site = site_data.load(db)
     counts = _counts(site)
     digests = page_digests.page_digests(site, counts)
@@ -50,11 +52,10 @@ def build(db, out: Path, previous: Path | None = None) -> dict:
     rendering = _start_trees(site, out, counts, todo)
     try:
         figures = _search_index(db, site, out / "search", previous)
-        (out / "data").mkdir()
-        figures.update(dump.write(db, out / "data" / "rulings.json", previous))
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
-    return {"pages": written, "linked": linked, **figures}
+        figures_dump = dumping()
+    return {"pages": written, "linked": linked, **figures, **figures_dump}
 
 
 def _search_index(db, site, out: Path, previous: Path | None) -> dict:
@@ -89,13 +90,15 @@ def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
         pairs = [(key, f"{ui}/{key}") for key in same]
         if ui == "en":
             pairs.append(("index.html", "index.html"))  # the root home is the English one
+        # Plain strings, not Path objects: this runs once per page (130,000 times at 100k).
+        source, target = f"{previous / 'site'}/", f"{out}/"
         for key, page in pairs:
-            target = out / page
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
+            folder = page.rpartition("/")[0]
+            if folder not in made:
+                os.makedirs(target + folder, exist_ok=True)
+                made.add(folder)
             try:
-                os.link(previous / "site" / page, target)
+                os.link(source + page, target + page)
                 linked += 1
             except OSError:  # not there (any more), or no hard links here: render it
                 missing.add(key)
@@ -138,6 +141,39 @@ def _start_trees(site, out: Path, counts: dict, todo: dict):
             pool.join()
             _JOB = None
     return wait
+
+
+def _start_dump(db, path: Path, previous: Path | None):
+    """Start writing ``data/rulings.json`` (:mod:`kb.site.dump`); return a function waiting
+    for it (-> figures). From PARALLEL_FROM rulings on, a process forked before the site data
+    is loaded writes it on its own connection, while this one renders and indexes."""
+    large = db.execute("SELECT count(*) FROM rulings").fetchone()[0] >= PARALLEL_FROM
+    if not large or "fork" not in mp.get_all_start_methods():
+        figures = dump.write(db, path, previous)
+        return lambda: figures
+    store_file = db.execute("PRAGMA database_list").fetchone()[2]
+    pool = mp.get_context("fork").Pool(1)
+    pending = pool.apply_async(_dump, (store_file, path, previous))
+    pool.close()
+
+    def wait() -> dict:
+        try:
+            pieces, figures = pending.get()
+        finally:
+            pool.join()
+        dump.store(db, pieces)
+        return figures
+    return wait
+
+
+def _dump(store_file: str, path: Path, previous: Path | None) -> tuple[dict, dict]:
+    import sqlite_utils
+
+    db = sqlite_utils.Database(store_file)
+    try:
+        return dump.encode(db, path, previous)
+    finally:
+        db.close()
 
 
 def _render_tree(ui: str) -> int:

@@ -24,6 +24,14 @@ _NESTING = "\n    "  # a group sits two levels deep: {"groups": [ group, ... ]}
 def write(db, path: Path, previous: Path | None = None) -> dict:
     """Write the dump of ``db`` to ``path``; ``previous``: an earlier build folder whose
     ``site/data/rulings.json`` and store may give unchanged pieces. Returns figures."""
+    pieces, figures = encode(db, path, previous)
+    store(db, pieces)
+    return figures
+
+
+def encode(db, path: Path, previous: Path | None = None) -> tuple[dict, dict]:
+    """Write the dump file only: (its pieces for :func:`store`, figures). Reads ``db`` only,
+    so another process may do it on its own connection."""
     before = _previous_pieces(previous) if previous else {}
     old = open(previous / "site" / "data" / "rulings.json", "rb") if before else None
     pieces, reused = {}, 0
@@ -51,8 +59,7 @@ def write(db, path: Path, previous: Path | None = None) -> dict:
     finally:
         if old:
             old.close()
-    _store(db, pieces)
-    return {"dump_groups": len(pieces), "dump_reused": reused}
+    return pieces, {"dump_groups": len(pieces), "dump_reused": reused}
 
 
 def _previous_pieces(previous: Path) -> dict[str, tuple[int, int]]:
@@ -62,6 +69,7 @@ def _previous_pieces(previous: Path) -> dict[str, tuple[int, int]]:
     return {digest: (offset, length) for digest, offset, length in rows}
 
 
-def _store(db, pieces: dict[str, tuple[int, int]]) -> None:
+def store(db, pieces: dict[str, tuple[int, int]]) -> None:
+    """Keep where each piece is, for the next build."""
     replace_table(db, TABLE, "digest TEXT PRIMARY KEY, offset INTEGER NOT NULL, "
                   "length INTEGER NOT NULL", sorted((d, o, n) for d, (o, n) in pieces.items()))
