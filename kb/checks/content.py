@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from kb.checks.model import Corpus, Member, majority
 
@@ -56,15 +57,21 @@ def check(corpus: Corpus):
                     yield from _concepts(corpus, member, others)
 
 
+@lru_cache(maxsize=200_000)
+def _count(text: str) -> int:
+    """How many sentences ``text`` has (a text shared by many cards is compared many times)."""
+    return len(sentences(text))
+
+
 def _sentence_count(member: Member, others: list[Member]):
-    counts = Counter(len(sentences(o.text)) for o in others)
+    counts = Counter(_count(o.text) for o in others)
     agreed, count = counts.most_common(1)[0]
-    own = sentences(member.text)
-    if len(own) != agreed and majority(count, len(others)):
-        fewer = len(own) < agreed
+    own = _count(member.text)
+    if own != agreed and majority(count, len(others)):
+        fewer = own < agreed
         yield member.finding(
             "sentence-count", "warning",
-            f"{len(own)} sentence{'s' * (len(own) != 1)} where the other translations have "
+            f"{own} sentence{'s' * (own != 1)} where the other translations have "
             f"{agreed}: a sentence may be {'missing' if fewer else 'added or split'}",
             0, len(member.text))
 
