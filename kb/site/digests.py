@@ -34,13 +34,16 @@ def _hash(view) -> str:
     return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _member(member: dict | None):
-    return None if member is None else [member.get(name) for name in _MEMBER_FIELDS]
+def _members(site: SiteData) -> dict[str, str]:
+    """{ruling id: digest of what pages show of it}: a text shows on its card's page, its
+    group's page and its language's listing, and is hashed once for all three."""
+    return {r["id"]: _hash([r.get(name) for name in _MEMBER_FIELDS]) for r in site.rulings}
 
 
 def page_digests(site: SiteData, counts: dict) -> dict[str, str]:
     """{page key: digest} for every page of a UI tree (the same keys in every tree)."""
     faces = {group["id"]: _face(group) for group in site.groups}
+    member = _members(site)
     examples = _Examples(site)
     present = site_pages.present(site)
     out = {
@@ -61,16 +64,16 @@ def page_digests(site: SiteData, counts: dict) -> dict[str, str]:
         for (number, key), chunk in zip(keys, chunks):
             out[key] = _hash(["lang", code, number, keys, [
                 [card["id"], card["name"], card["lang"], card["slug"],
-                 [[_member(r), site.group_of(r["id"])["slug"]] for r in card["rulings"]]]
+                 [[member[r["id"]], site.group_of(r["id"])["slug"]] for r in card["rulings"]]]
                 for card in chunk]])
     for card in site.cards.values():
         out[f"card/{card['slug']}.html"] = _hash([
             "card", card["id"], card["name"], card["lang"],
             [[c["id"], c["name"], c["lang"], c["slug"]] for c in site.identity_cards(card)],
-            [[_member(r), faces[site.group_of(r["id"])["id"]]] for r in card["rulings"]]])
+            [[member[r["id"]], faces[site.group_of(r["id"])["id"]]] for r in card["rulings"]]])
     for group in site.groups:
         out[f"ruling/{group['slug']}.html"] = _hash([
-            "ruling", group["slug"], [_member(m) for m in group["members"]],
+            "ruling", group["slug"], [member[m["id"]] for m in group["members"]],
             [[n, site.rules[n]["slug"], site.rules[n]["title"]] for n in group["rules"]],
             examples.view(group["examples"]), group["findings"], site.findings is None])
     for rule in site.rules.values():
