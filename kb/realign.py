@@ -230,26 +230,7 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     if not set(STATE_TABLES) <= set(db.table_names()) or "groups" not in db.table_names():
         return None
     changed_set, changed = set(changed), sorted(changed)
-    # 1. The buckets the changed rulings were or are in, rebuilt into units.
-    new_rows = [dict(r) for r in db.query(
-        f"SELECT * FROM rulings WHERE source IN {_in(changed)}", changed)] if changed else []
-    old_touched = {k for (k,) in _query(db, "SELECT DISTINCT unit FROM unit_rulings "
-                                            "WHERE source IN {}", changed)}
-    buckets = {align._digest(f"{r['lang']}\n{align.normalize(r['text'])}") for r in new_rows}
-    buckets |= {b for (b,) in _query(db, "SELECT bucket FROM align_units WHERE key IN {}",
-                                     old_touched)}
-    old = {key: (lang, bucket, features, comp, gid) for key, lang, bucket, features, comp, gid
-           in _query(db, "SELECT key, lang, bucket, features, component, group_id "
-                         "FROM align_units WHERE bucket IN {}", buckets)}
-    kept_ids = [rid for (rid,) in _query(
-        db, "SELECT ruling_id FROM unit_rulings WHERE unit IN {}", list(old))
-        if rid.rpartition("#")[0] not in changed_set]
-    rows = _dicts(db, "SELECT * FROM rulings WHERE id IN {}", kept_ids)
-    rows = [r for r in rows if r["source"] not in changed_set] + new_rows
-    sources = sorted({r["source"] for r in rows})
-    by_file = dict(_query(db, "SELECT source, MAX(position) FROM rulings WHERE source IN {} "
-                              "GROUP BY source", sources))
-    rebuilt = {u.key: u for u in align.make_units(rows, glossary, by_file)} if rows else {}
+    new_rows, old, rebuilt = _rebuild(db, changed, glossary)
     added = [u for k, u in rebuilt.items() if k not in old or old[k][2] != u.features()]
     removed = [Unit.from_features(lang, k, features, bucket)
                for k, (lang, bucket, features, _, _) in old.items()
@@ -289,6 +270,31 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     scorer = align.Scorer.with_statistics(align.Scorer.corpus_weights(n, df), lang_length)
     return _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
                   n, df)
+
+
+def _rebuild(db, changed: list[str], glossary) -> tuple[list[dict], dict, dict[str, Unit]]:
+    """(the changed files' rulings, {key: stored row} of the units of the (language, text)
+    buckets they were or are in, {key: unit} of those buckets rebuilt from the store)."""
+    changed_set = set(changed)
+    new_rows = _dicts(db, "SELECT * FROM rulings WHERE source IN {}", changed)
+    old_touched = {k for (k,) in _query(db, "SELECT DISTINCT unit FROM unit_rulings "
+                                            "WHERE source IN {}", changed)}
+    buckets = {align._digest(f"{r['lang']}\n{align.normalize(r['text'])}") for r in new_rows}
+    buckets |= {b for (b,) in _query(db, "SELECT bucket FROM align_units WHERE key IN {}",
+                                     old_touched)}
+    old = {key: (lang, bucket, features, comp, gid) for key, lang, bucket, features, comp, gid
+           in _query(db, "SELECT key, lang, bucket, features, component, group_id "
+                         "FROM align_units WHERE bucket IN {}", buckets)}
+    kept_ids = [rid for (rid,) in _query(
+        db, "SELECT ruling_id FROM unit_rulings WHERE unit IN {}", list(old))
+        if rid.rpartition("#")[0] not in changed_set]
+    rows = [r for r in _dicts(db, "SELECT * FROM rulings WHERE id IN {}", kept_ids)
+            if r["source"] not in changed_set] + new_rows
+    sources = sorted({r["source"] for r in rows})
+    by_file = dict(_query(db, "SELECT source, MAX(position) FROM rulings WHERE source IN {} "
+                              "GROUP BY source", sources))
+    rebuilt = {u.key: u for u in align.make_units(rows, glossary, by_file)} if rows else {}
+    return new_rows, old, rebuilt
 
 
 def _previous_rulings(path: Path | None, sources: list[str]) -> dict[str, dict] | None:
