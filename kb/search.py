@@ -147,9 +147,11 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
     patch = old is not None and _patchable(old, digests)
     if patch:
         shutil.copytree(previous, index_dir)
-        analysis.remember_compounds(_read_json(index_dir / COMPOUNDS) or {})
         todo = sorted(k for k, d in digests.items() if old.get(k) != d)
         gone = sorted(set(old) - set(digests))
+        if not (todo or gone):  # the same index, file for file
+            return {"documents": len(docs), "written": 0}
+        analysis.remember_compounds(_read_json(index_dir / COMPOUNDS) or {})
         ix = whoosh_index.open_dir(str(index_dir))
     else:
         todo, gone = sorted(digests), []

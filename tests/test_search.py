@@ -243,6 +243,11 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path):
         # rewritten: scores drift by about the share of changed documents (7 of 50 here).
         assert [h.score for h in ours] == pytest.approx([h.score for h in theirs], rel=0.15)
     assert groups[2] not in {h.group for h in search(work / "patched", "rule:726", limit=50)}
+    # Nothing changed: the previous index file for file (a killed build's rerun relies on it).
+    again = build_index(db, work / "again", previous=work / "patched")
+    assert again == {"documents": documents, "written": 0}
+    assert {p.name: p.read_bytes() for p in (work / "again").iterdir()} == \
+        {p.name: p.read_bytes() for p in (work / "patched").iterdir()}
 
 
 @pytest.fixture(scope="module")
