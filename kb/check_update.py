@@ -94,10 +94,13 @@ def _read_state(db) -> dict | None:
     return out
 
 
-def effective(totals: dict) -> list:
-    """What the checks read of the corpus-wide counts (their findings depend on this only)."""
+def effective(totals: dict, glossary) -> list:
+    """What the checks read of the corpus-wide counts (their findings depend on this only):
+    term usage only where a term-variant finding cites it (an alternative term is used, of a
+    concept not kept in English), apostrophe counts only where a language mixes them."""
     usage = totals.get("term-usage", Counter())
-    variant = {(lang, concept) for (lang, concept, index), n in usage.items() if index and n > 0}
+    variant = {(lang, concept) for (lang, concept, index), n in usage.items()
+               if index and n > 0 and not (glossary and glossary.get(concept).keep_english)}
     apostrophes = punctuation.apostrophes_by_lang(totals.get("apostrophes", Counter()))
     return [totals.get("languages"),
             sorted(punctuation.corpus_style(totals.get("quote-pairs", Counter())).items()),
@@ -129,7 +132,7 @@ def update(ctx, accepted, changed_groups: set[str]) -> bool:
             totals[name] = Counter({k: n for k, n in counts.items() if n > 0})
     totals["languages"] = sorted(r[0] for r in db.execute("SELECT DISTINCT lang FROM rulings"))
     before = {name: value for name, value in state.items() if name != "suppressions"}
-    if effective(totals) != effective(before):
+    if effective(totals, glossary) != effective(before, glossary):
         return False
     load_frequencies(previous)
     _check_groups(db, sorted(changed_groups), glossary, totals, accepted, old_members)
