@@ -139,7 +139,7 @@ def test_a_new_card_with_known_texts_is_aligned_incrementally(blocked):
     name, rest = text.split("\n", 1)
     (blocked / "rulings" / "ru-copy.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
     build(["rulings"], "out")
-    assert updates[0] is not None
+    assert updates[0] is not None and updates[1] == ("check", True)
     assert_same_as_full(blocked, {})
 
 
