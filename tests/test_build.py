@@ -80,3 +80,22 @@ def test_a_failing_partner_still_waits_for_the_stage_alongside(tmp_path, monkeyp
     with pytest.raises(KbError, match="the partner failed"):
         run(tmp_path, monkeypatch, {"partner": "partner_fails", "beside": "beside"})
     assert (tmp_path / "beside.txt").is_file()  # finished before the build gave up
+
+
+def test_corpus_files_lists_folders_as_rglob_would(tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    (corpus / "b" / "deep").mkdir(parents=True)
+    (corpus / "a").mkdir()
+    for name in ["z.txt", "a/y.txt", "b/x.txt", "b/deep/w.txt", "b/notes.md", "a/B.txt"]:
+        (corpus / name).write_text("x", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "v.txt").write_text("x", encoding="utf-8")
+    (corpus / "linked.txt").symlink_to(outside / "v.txt")  # known by its target
+    (corpus / "linked-dir").symlink_to(outside, target_is_directory=True)  # not followed
+    monkeypatch.chdir(tmp_path)
+    reference = list(dict.fromkeys(build._display(p) for p in sorted(
+        p for p in Path("corpus").rglob("*.txt") if p.is_file())))
+    assert build.corpus_files(["corpus"]) == reference
+    assert "outside/v.txt" in reference and "corpus/b/deep/w.txt" in reference
+    assert build.corpus_files([str(corpus)]) == reference  # absolute input, same display
