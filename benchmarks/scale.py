@@ -144,14 +144,19 @@ def pagefind(site: Path, scratch: Path) -> float:
 
 
 def incremental(folder: Path, full_wall: float) -> dict:
-    """Change one ruling file, rebuild, and time it; then restore the file."""
-    victim = sorted((folder / "rulings").glob("*.txt"))[len(list((folder / "rulings").glob("*.txt"))) // 2]
-    original = victim.read_bytes()
-    victim.write_bytes(original.replace(b"\n\n", b"\n\n\n", 1))  # a blank line more: same rulings
+    """Edit one ruling's text in one file (its first word repeated at its end, as a careless
+    edit would), rebuild, and time it; then restore the file (not timed)."""
+    files = sorted((folder / "rulings").glob("*.txt"))
+    victim = files[len(files) // 2]
+    original = victim.read_text(encoding="utf-8")
+    lines = original.split("\n")
+    at = next(i for i, line in enumerate(lines) if len(line) > 60)
+    lines[at] = f"{lines[at]} {lines[at].split()[0]}"
+    victim.write_text("\n".join(lines), encoding="utf-8")
     try:
         figures = kb_build(folder)
     finally:
-        victim.write_bytes(original)
+        victim.write_text(original, encoding="utf-8")
     return {"file": victim.name, "wall": figures["wall"], "share": figures["wall"] / full_wall,
             "stages": figures["stages"]}
 
