@@ -59,7 +59,7 @@ from whoosh import index as whoosh_index  # noqa: E402
 from whoosh import query as Q  # noqa: E402
 from whoosh.collectors import FilterCollector, TopCollector  # noqa: E402
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema  # noqa: E402
-from whoosh.matching.wrappers import WrappingMatcher  # noqa: E402
+from whoosh.matching.wrappers import FilterMatcher, WrappingMatcher  # noqa: E402
 
 from kb import analysis  # noqa: E402
 from kb.errors import KbError  # noqa: E402
@@ -351,11 +351,36 @@ class _Boosted(WrappingMatcher):
         return self if child is self.child else self._replacement(child)
 
 
+class _Live(FilterMatcher):
+    """whoosh's filter of deleted documents (a patched index has some), mended the same way.
+
+    whoosh's ``next`` and ``skip_to`` drop the "new block" answer, and a skip by quality
+    lands wherever the child stops, deleted or not; here the deleted are stepped over after
+    every move.
+    """
+
+    def next(self):
+        moved = self.child.next()
+        return self._find_next() or moved
+
+    def skip_to(self, id):
+        moved = self.child.skip_to(id)
+        return self._find_next() or moved
+
+    def skip_to_quality(self, minquality):
+        skipped = self.child.skip_to_quality(minquality / self.boost)
+        self._find_next()
+        return skipped
+
+
 class _Term(Q.Term):
-    """A term whose boost wraps its matcher in :class:`_Boosted`."""
+    """A term whose matcher skips blocks correctly: boost in :class:`_Boosted`, deleted
+    documents in :class:`_Live`."""
 
     def matcher(self, searcher, context=None):
         matcher = Q.Term(self.fieldname, self.text).matcher(searcher, context)
+        if type(matcher) is FilterMatcher:
+            matcher = _Live(matcher.child, matcher._ids, exclude=matcher._exclude)
         return _Boosted(matcher, self.boost) if self.boost != 1.0 else matcher
 
 
