@@ -15,7 +15,7 @@ def progress(label: str, total: int):
         yield lambda n=1: None
         return
     with click.progressbar(length=total, label=label.ljust(10), file=sys.stderr) as bar:
-        yield bar.update
+        yield lambda n=1: bar.update(n)  # click's update() has no default step
 
 
 def say(message: str) -> None:
