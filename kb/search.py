@@ -26,6 +26,7 @@ copied and only the documents that changed are replaced (a digest per document i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -144,11 +145,12 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
     docs = {doc["key"]: doc for group in group_documents(db).values() for doc in group}
     digests = {key: _digest(doc) for key, doc in docs.items()}
     old = _read_json(previous / DIGESTS) if previous is not None else None
-    patch = old is not None and _patchable(old, digests)
-    if patch:
-        shutil.copytree(previous, index_dir)
+    if old is not None:
         todo = sorted(k for k, d in digests.items() if old.get(k) != d)
         gone = sorted(set(old) - set(digests))
+    patch = old is not None and len(todo) + len(gone) <= PATCH_LIMIT * max(1, len(digests))
+    if patch:
+        shutil.copytree(previous, index_dir)
         if not (todo or gone):  # the same index, file for file
             return {"documents": len(docs), "written": 0}
         analysis.remember_compounds(_read_json(index_dir / COMPOUNDS) or {})
@@ -184,11 +186,6 @@ def _forget(index_dir: Path) -> None:
         held = _OPEN.pop(str(index_dir.resolve()), None)
     if held is not None:
         held[2].close()
-
-
-def _patchable(old: dict[str, str], new: dict[str, str]) -> bool:
-    changed = sum(1 for g, d in new.items() if old.get(g) != d) + len(set(old) - set(new))
-    return changed <= PATCH_LIMIT * max(1, len(new))
 
 
 def _read_json(path: Path) -> dict | None:
@@ -302,7 +299,7 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
         raise KbError(f"unknown language {lang!r} (use one of {', '.join(LANGUAGES)})")
     parsed = parse(query) if isinstance(query, str) else query
     limit = max(1, limit)
-    _, _, searcher, lock = _opened(index_dir)
+    identity, _, searcher, lock = _opened(index_dir)
     with lock:  # a whoosh searcher reads its files by seeking: one query at a time
         runs, filters = compile_query(parsed, searcher, index_dir)
         allowed = _allowed(filters, searcher) if filters else None
@@ -326,10 +323,11 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
                 break
         # Ties go by group id, not document number: a patched index appends changed groups.
         ranked = sorted(best.values(), key=lambda item: (-item[0], item[1]["group"]))
-        names = _card_filter_names(parsed, index_dir) if parsed.cards else None
-        hits = (_hit(searcher, fields, score, lang, parsed, Path(index_dir), names)
-                for score, fields in ranked)
-        return [hit for hit in hits if hit is not None][:limit]
+        names = _card_filter_names(parsed, index_dir, identity) if parsed.cards else None
+        with _store(index_dir if parsed.cards or parsed.dates else None) as store:
+            hits = (_hit(searcher, fields, score, lang, parsed, store, names)
+                    for score, fields in ranked)
+            return [hit for hit in hits if hit is not None][:limit]
 
 
 class _Boosted(WrappingMatcher):
@@ -405,14 +403,14 @@ class _TopGroups(TopCollector):
 
 
 def _hit(searcher, fields: dict, score: float, requested: str | None, query: Query,
-         index_dir: Path, names: list[str] | None) -> Hit | None:
+         store, names: list[str] | None) -> Hit | None:
     """The hit of a matched document, shown in ``requested`` if the group has it; None when a
     ``card:`` filter's words are in the document's names but not in order in one of them."""
     matched = fields["lang"]
     rid, card, date, source, text, cards = fields["shown"]
-    if query.cards or query.dates:  # show a ruling that passes them, not just the first
-        row = _member(index_dir, fields["group"], matched, query, names)
-        if row is None and query.cards and (index_dir.parent / "rulings.db").is_file():
+    if store is not None:  # show a ruling that passes card: and date filters, not the first
+        row = _member(store, fields["group"], matched, query, names)
+        if row is None and query.cards:
             return None
         if row is not None:
             rid, card, date, source, text = (row["id"], row["card"], row["date"],
@@ -428,15 +426,27 @@ def _hit(searcher, fields: dict, score: float, requested: str | None, query: Que
                cards=cards)
 
 
-def _member(index_dir: Path, group: str, lang: str, query: Query,
-            names: list[str] | None) -> dict | None:
-    """The group's first ruling in ``lang`` (store order) whose card and date pass the
-    query's filters, read from the store next to the index; None if there is none."""
-    import sqlite3
+@contextlib.contextmanager
+def _store(index_dir: str | Path | None):
+    """The store next to the index, read only, for one query's hits; None when there is
+    none (or ``index_dir`` is None: nothing to look up)."""
+    import sqlite3  # only queries with card: or date filters need it
 
-    db = index_dir.parent / "rulings.db"
-    if not db.is_file():
-        return None
+    db = Path(index_dir).parent / "rulings.db" if index_dir is not None else None
+    if db is None or not db.is_file():
+        yield None
+        return
+    conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def _member(store, group: str, lang: str, query: Query, names: list[str] | None) -> dict | None:
+    """The group's first ruling in ``lang`` (store order) whose card and date pass the
+    query's filters; None if there is none."""
     # A card's id is "lang:name" (kb.store): a few names lead to their rulings by index;
     # many (card:chasseur on 2,000 cards) are checked on the group's rulings instead.
     ids = [f"{lang}:{name}" for name in names or ()]
@@ -444,19 +454,15 @@ def _member(index_dir: Path, group: str, lang: str, query: Query,
     source = ("rulings r CROSS JOIN memberships m ON m.ruling_id = r.id" if by_card else
               "memberships m CROSS JOIN rulings r ON r.id = m.ruling_id")
     where = f" AND r.card_id IN ({', '.join('?' * len(ids))})" if by_card else ""
-    conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
     try:
-        rows = conn.execute(
+        rows = store.execute(
             f"""SELECT r.id, r.date, r.source, r.text, r.card_id, c.name AS card
                 FROM {source} JOIN cards c ON c.id = r.card_id
                 WHERE m.group_id = ? AND r.lang = ?{where}
                 ORDER BY c.name, r.source, r.position""",
             (group, lang, *(ids if by_card else ()))).fetchall()
-    except sqlite3.Error:
+    except store.Error:  # sqlite3.Error, as the connection names it
         return None
-    finally:
-        conn.close()
     wanted = set(ids) if query.cards else None
     return next((dict(r) for r in rows
                  if (wanted is None or r["card_id"] in wanted)
@@ -473,30 +479,23 @@ def _card_names(docs) -> dict[str, list[str]]:
 
 
 @lru_cache(maxsize=8)
-def _card_table(index_dir: str, identity) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+def _card_table(index_dir: str, identity) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(" key ", names) of every card name in the index (``identity``: the index's, so a
+    rebuilt index is read again)."""
     table = _read_json(Path(index_dir) / CARDS) or {}
-    return tuple((key, f" {key} ", tuple(names)) for key, names in sorted(table.items()))
+    return tuple((f" {key} ", tuple(names)) for key, names in sorted(table.items()))
 
 
-def _card_filter_names(query: Query, index_dir: str | Path) -> list[str]:
-    """The card names passing every ``card:"…"`` filter of the query."""
-    named = [set(names) for names in _cards_named(query, index_dir).values()]
-    return sorted(set.intersection(*named)) if named else []
-
-
-def _cards_named(query: Query, index_dir: str | Path) -> dict[str, list[str]]:
-    """{a card:"…" filter: the names whose words contain its words, in order}."""
-    path = Path(index_dir)
-    try:
-        identity = path.stat().st_mtime_ns
-    except OSError:
-        identity = None
-    table = _card_table(str(path), identity)
-    out = {}
+def _card_filter_names(query: Query, index_dir: str | Path, identity) -> list[str]:
+    """The card names passing every ``card:"…"`` filter of the query: its words, in order,
+    anywhere in the name."""
+    table = _card_table(str(index_dir), identity)
+    passing = None
     for card in query.cards:
         want = f" {name_key(card)} "
-        out[card] = [name for key, padded, names in table if want in padded for name in names]
-    return out
+        named = {name for padded, names in table if want in padded for name in names}
+        passing = named if passing is None else passing & named
+    return sorted(passing or ())
 
 
 def _date_passes(date: str, op: str, value: str) -> bool:
