@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sqlite_utils
 
-from kb import cards, store
+from kb import cards, forking, store
 from kb.glossary import Glossary, load as load_glossary
 from kb.languages import LANGUAGES
 from kb.progress import say
@@ -485,17 +485,15 @@ def prefetch_matches(texts: list[tuple[str, str]], glossary: Glossary,
                      known: set[tuple[str, str]] = frozenset()) -> None:
     """Search the glossary (``also=("en",)``, as the alignment and the checks do) for every
     distinct (text, language) not ``known``, on every core; the glossary then has them."""
-    import multiprocessing as mp
     import os
 
     todo = sorted(set(texts) - set(known))
     workers = min(os.cpu_count() or 1, 8)
-    if (len(todo) < PARALLEL_TEXTS or workers < 2
-            or "fork" not in mp.get_all_start_methods()):
+    if len(todo) < PARALLEL_TEXTS or not forking.available():
         return  # searched on demand, in this process
     _SEARCH[:] = [glossary, todo]
     try:
-        with mp.get_context("fork").Pool(workers) as pool:
+        with forking.pool(workers) as pool:
             spans = [(i, min(i + 500, len(todo))) for i in range(0, len(todo), 500)]
             for (start, end), found in zip(spans, pool.imap(_search, spans)):
                 for (text, lang), matches in zip(todo[start:end], found):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb import incremental, parse, store
+from kb import forking, incremental, parse, store
 from kb.errors import KbError, Problem
 from kb.outdir import staged_output
 from kb.progress import progress
@@ -92,9 +92,9 @@ ALONGSIDE = {"index": "check"}
 def _run_stages(ctx: BuildContext, out: Path) -> None:
     targets = dict(STAGES)
     for name, target in STAGES:
-        if name in ALONGSIDE and _can_fork():
+        if name in ALONGSIDE and forking.available():
             continue  # started with its partner
-        partners = [n for n, other in ALONGSIDE.items() if other == name and _can_fork()]
+        partners = [n for n, other in ALONGSIDE.items() if other == name and forking.available()]
         background = [Background(n, targets[n], ctx, out) for n in partners]
         started = time.perf_counter()
         try:
@@ -108,12 +108,6 @@ def _run_stages(ctx: BuildContext, out: Path) -> None:
             ctx.timings[job.name] = job.wait()
 
 
-def _can_fork() -> bool:
-    import multiprocessing as mp
-
-    return "fork" in mp.get_all_start_methods() and (os.cpu_count() or 1) > 1
-
-
 _INHERITED: list = []
 
 
@@ -121,10 +115,8 @@ class Background:
     """A stage running in a forked child, with the store opened afresh there."""
 
     def __init__(self, name: str, target: str, ctx: BuildContext, out: Path):
-        import multiprocessing as mp
-
         self.name = name
-        fork = mp.get_context("fork")
+        fork = forking.context()
         self._receive, send = fork.Pipe(duplex=False)
         if ctx.db is not None:
             ctx.db.conn.commit()  # the child must see everything stored so far
@@ -136,7 +128,7 @@ class Background:
 
     @staticmethod
     def _child(target: str, ctx: BuildContext, out: Path, send) -> None:
-        _die_with_parent()
+        forking.die_with_parent()
         started = time.perf_counter()
         try:
             if ctx.db is not None:  # never use a connection across a fork (nor close it)
@@ -146,7 +138,7 @@ class Background:
             _run_stage(target, ctx, out)
             send.send(("ok", time.perf_counter() - started))
         except KbError as exc:
-            send.send(("error", exc.problems if hasattr(exc, "problems") else str(exc)))
+            send.send(("error", exc.problems))
         except BaseException:  # noqa: BLE001 - reported by the parent, which raises it
             import traceback
 
@@ -164,18 +156,6 @@ class Background:
         if kind == "error":
             raise KbError(value)
         raise RuntimeError(f"stage {self.name} failed in its process:\n{value}")
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent dies: a killed build must not leave a
-    worker holding the output lock (an inherited file descriptor) or writing on."""
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _sync(path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kb import build
+from kb import build, forking
 from kb.errors import KbError
 
 
@@ -52,7 +52,7 @@ def run(tmp_path: Path, monkeypatch, stages: dict[str, str]) -> build.BuildConte
     return ctx
 
 
-needs_fork = pytest.mark.skipif(not build._can_fork(), reason="needs fork and two cores")
+needs_fork = pytest.mark.skipif(not forking.available(), reason="needs fork and two cores")
 
 
 @needs_fork

@@ -15,11 +15,11 @@ js), ``search/`` (index shards), ``data/rulings.json`` (the ``kb export json`` d
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import shutil
 from pathlib import Path
 
+from kb import forking
 from kb.languages import UI_LANGUAGES
 from kb.progress import progress
 from kb.site import data as site_data
@@ -119,8 +119,7 @@ def _start_trees(site, out: Path, counts: dict, todo: dict):
     # Even a few pages (an incremental build's) go to the workers: the big ones (a language's
     # rulings, the consistency report) take as long as the search index the parent writes.
     nothing = all(keys is not None and not keys for keys in todo.values())
-    if (nothing or len(site.rulings) < PARALLEL_FROM or workers < 2
-            or "fork" not in mp.get_all_start_methods()):
+    if nothing or len(site.rulings) < PARALLEL_FROM or not forking.available():
         with progress("site", len(UI_LANGUAGES)) as advance:
             written = 0
             for ui in UI_LANGUAGES:
@@ -129,7 +128,7 @@ def _start_trees(site, out: Path, counts: dict, todo: dict):
         return lambda: written
     global _JOB
     _JOB = (site, out, counts, todo)  # forked workers inherit it: nothing is pickled but the language
-    pool = mp.get_context("fork").Pool(workers)
+    pool = forking.pool(workers)
     pending = pool.map_async(_render_tree, UI_LANGUAGES, chunksize=1)
     pool.close()
 
@@ -148,11 +147,11 @@ def _start_dump(db, path: Path, previous: Path | None):
     for it (-> figures). From PARALLEL_FROM rulings on, a process forked before the site data
     is loaded writes it on its own connection, while this one renders and indexes."""
     large = db.execute("SELECT count(*) FROM rulings").fetchone()[0] >= PARALLEL_FROM
-    if not large or "fork" not in mp.get_all_start_methods():
+    if not large or not forking.available(cores=1):
         figures = dump.write(db, path, previous)
         return lambda: figures
     store_file = db.execute("PRAGMA database_list").fetchone()[2]
-    pool = mp.get_context("fork").Pool(1)
+    pool = forking.pool(1)
     pending = pool.apply_async(_dump, (store_file, path, previous))
     pool.close()
 

@@ -1,0 +1,51 @@
+"""kb.forking: workers forked by a build die with it when it is killed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kb import forking
+
+ROOT = Path(__file__).resolve().parent.parent
+PARENT = """
+import os, sys, time
+from kb import forking
+
+def report(_):
+    print(os.getpid(), flush=True)
+    time.sleep(60)
+
+pool = forking.pool(1)
+pool.apply_async(report, (0,))
+time.sleep(60)
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not forking.available(cores=1) or not Path("/proc").is_dir(),
+                    reason="needs fork and /proc")
+def test_a_pool_worker_dies_when_its_parent_is_killed():
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    worker = int(parent.stdout.readline())
+    assert alive(worker)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(worker)
