@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -203,7 +202,7 @@ def _card_members(db, cards: set[tuple[str, str]]):
 
 def _rows(db, column: str, values: list[str]) -> list[dict]:
     out = []
-    for chunk in _chunks(values):
+    for chunk in store.chunks(values):
         out += [dict(r) for r in db.query(
             f"SELECT r.*, c.name AS card, m.group_id FROM rulings r JOIN cards c ON "
             f"c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id WHERE {column} IN "
@@ -213,17 +212,13 @@ def _rows(db, column: str, values: list[str]) -> list[dict]:
 
 def _previous_rows(path, sources: list[str]) -> list[dict]:
     """The changed files' rulings as the previous build stored them (opened read only)."""
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    try:
+    with store.read_only(path) as conn:
         out = []
-        for chunk in _chunks(sources):
+        for chunk in store.chunks(sources):
             out += [dict(r) for r in conn.execute(
                 f"SELECT r.*, c.name AS card FROM rulings r JOIN cards c ON c.id = r.card_id "
                 f"WHERE r.source IN ({', '.join('?' * len(chunk))})", chunk)]
         return out
-    finally:
-        conn.close()
 
 
 def _members_of(rows: list[dict]):
@@ -234,16 +229,11 @@ def _members_of(rows: list[dict]):
 
 def _select(db, sql: str, values: list) -> list:
     out = []
-    for chunk in _chunks(values):
+    for chunk in store.chunks(values):
         out += db.execute(sql.format(f"({', '.join('?' * len(chunk))})"), chunk).fetchall()
     return out
 
 
 def _delete(db, sql: str, values: list) -> None:
-    for chunk in _chunks(values):
+    for chunk in store.chunks(values):
         db.execute(sql.format(f"({', '.join('?' * len(chunk))})"), chunk)
-
-
-def _chunks(values: list, size: int = 500):
-    for start in range(0, len(values), size):
-        yield values[start:start + size]

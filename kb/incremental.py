@@ -23,6 +23,7 @@ from pathlib import Path
 import sqlite_utils
 
 import kb
+from kb import store
 
 PACKAGE = Path(kb.__file__).resolve().parent
 TEMPLATES = PACKAGE.parent / "site_templates"
@@ -49,11 +50,8 @@ def reuse_store(previous: Path, work_db: Path, key: str) -> bool:
     if not previous.is_file():
         return False
     try:
-        conn = sqlite3.connect(f"{previous.resolve().as_uri()}?mode=ro", uri=True)
-        try:
+        with store.read_only(previous, rows=False) as conn:
             rows = conn.execute(f"SELECT value FROM {STATE_TABLE} WHERE key = 'build_key'").fetchall()
-        finally:
-            conn.close()
     except sqlite3.Error:  # an unreadable or foreign store is simply not reused
         return False
     if not rows or rows[0][0] != key:
@@ -98,21 +96,15 @@ def delete_with_dependents(db: sqlite_utils.Database, table: str, column: str,
             if fk.other_table == table and child != table:
                 keys = [row[0] for row in _select(db, table, fk.other_column, column, values)]
                 delete_with_dependents(db, child, fk.column, keys)
-    for chunk in _chunks(values):
+    for chunk in store.chunks(values):
         db.execute(f"DELETE FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})",
                    chunk)
 
 
 def _select(db, table: str, wanted: str, column: str, values: list[str]):
-    for chunk in _chunks(values):
+    for chunk in store.chunks(values):
         yield from db.execute(f"SELECT [{wanted}] FROM [{table}] WHERE [{column}] IN "
                               f"({', '.join('?' * len(chunk))})", chunk).fetchall()
-
-
-def _chunks(values: list, size: int = 500):
-    values = list(values)
-    for start in range(0, len(values), size):
-        yield values[start:start + size]
 
 
 def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[str, str], list]:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from kb import store
 from kb.errors import KbError, Problem
 from kb.glossary import load as load_glossary
 from kb.progress import say
@@ -170,7 +171,7 @@ def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
     if ids is None:
         found = db.query("SELECT id, signature FROM groups ORDER BY id")
     else:
-        found = [g for chunk in _chunks(ids) for g in db.query(
+        found = [g for chunk in store.chunks(ids) for g in db.query(
             f"SELECT id, signature FROM groups WHERE id IN ({', '.join('?' * len(chunk))})",
             chunk)]
     linked = []
@@ -198,16 +199,11 @@ def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
         if ids is None:
             db["group_rules"].delete_where()
         else:
-            for chunk in _chunks(ids):
+            for chunk in store.chunks(ids):
                 db.execute(f"DELETE FROM group_rules WHERE group_id IN "
                            f"({', '.join('?' * len(chunk))})", chunk)
         db["group_rules"].insert_all(rows)
     return unlinked
-
-
-def _chunks(values: list, size: int = 500):
-    for start in range(0, len(values), size):
-        yield values[start:start + size]
 
 
 def unlinked(db: sqlite_utils.Database) -> list[dict]:
@@ -225,7 +221,7 @@ def _evidence(db: sqlite_utils.Database, ids: list[str] | None):
     these groups (all when None), read in two queries rather than two per group."""
     dates: dict[str, Counter] = {}
     surfaces: dict[str, dict[str, dict[str, str]]] = {}
-    chunks = [None] if ids is None else list(_chunks(ids))
+    chunks = [None] if ids is None else list(store.chunks(ids))
     for chunk in chunks:
         where, params = ("", []) if chunk is None else (
             f" WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)

@@ -29,13 +29,12 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from pathlib import Path
 from collections import Counter
 
 import sqlite_utils
 
-from kb import align
+from kb import align, store
 from kb.align import Aligned, Unit
 
 STATE_TABLES = ("align_units", "unit_keys", "unit_rulings", "align_state")
@@ -117,16 +116,10 @@ def _in(values) -> str:
     return f"({', '.join('?' * len(values))})"
 
 
-def _chunks(values, size: int = 500):
-    values = list(values)
-    for start in range(0, len(values), size):
-        yield values[start:start + size]
-
-
 def _dicts(db, sql: str, values) -> list[dict]:
     """:func:`_query`, rows as dicts."""
     out = []
-    for chunk in _chunks(values):
+    for chunk in store.chunks(values):
         out += [dict(r) for r in db.query(sql.format(_in(chunk)), chunk)]
     return out
 
@@ -134,7 +127,7 @@ def _dicts(db, sql: str, values) -> list[dict]:
 def _query(db, sql: str, values, *extra) -> list:
     """``sql`` with one ``IN {}`` placeholder run over ``values`` in chunks."""
     out = []
-    for chunk in _chunks(values):
+    for chunk in store.chunks(values):
         out += db.execute(sql.format(_in(chunk)), [*chunk, *extra]).fetchall()
     return out
 
@@ -301,13 +294,9 @@ def _previous_rulings(path: Path | None, sources: list[str]) -> dict[str, dict] 
     """{id: ruling row} of these files in the previous build's store (opened read only)."""
     if path is None or not path.is_file():
         return None
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    try:
-        return {r["id"]: dict(r) for chunk in _chunks(sources) for r in conn.execute(
+    with store.read_only(path) as conn:
+        return {r["id"]: dict(r) for chunk in store.chunks(sources) for r in conn.execute(
             f"SELECT * FROM rulings WHERE source IN {_in(chunk)}", chunk)}
-    finally:
-        conn.close()
 
 
 def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
@@ -317,7 +306,7 @@ def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, t
     added_keys = {u.key for u in added}
     with db.conn:
         # The units as they are now: removed ones out, added ones in (not yet grouped).
-        for chunk in _chunks(removed_keys):
+        for chunk in store.chunks(removed_keys):
             db.execute(f"DELETE FROM align_units WHERE key IN {_in(chunk)}", chunk)
             db.execute(f"DELETE FROM unit_keys WHERE unit IN {_in(chunk)}", chunk)
         _insert_keys(db, added)
@@ -490,9 +479,9 @@ class _Groups:
 
 def _write_rulings(db, changed: list[str], old: dict, rebuilt: list[Unit]) -> None:
     """unit_rulings follows the rebuilt units."""
-    for chunk in _chunks(changed):
+    for chunk in store.chunks(changed):
         db.execute(f"DELETE FROM unit_rulings WHERE source IN {_in(chunk)}", chunk)
-    for chunk in _chunks(list(old)):
+    for chunk in store.chunks(list(old)):
         db.execute(f"DELETE FROM unit_rulings WHERE unit IN {_in(chunk)}", chunk)
     _insert_rulings(db, rebuilt)
 
@@ -517,7 +506,7 @@ def _with_rulings(db, index: _Index, keys) -> None:
     """Give the loaded units their ruling rows (rebuilt units have them already)."""
     missing = [k for k in keys if not index.cache[k].rulings]
     found: dict[str, list[dict]] = {}
-    for chunk in _chunks(missing):
+    for chunk in store.chunks(missing):
         for row in db.query(f"SELECT ur.unit AS unit_key, r.* FROM unit_rulings ur JOIN rulings r "
                             f"ON r.id = ur.ruling_id WHERE ur.unit IN {_in(chunk)} "
                             f"ORDER BY r.source, r.position", chunk):
@@ -530,7 +519,7 @@ def _with_rulings(db, index: _Index, keys) -> None:
 def _write_memberships(db, index: _Index, groups: _Groups, redo: set[str]) -> None:
     _with_rulings(db, index, redo)
     ids = [r["id"] for k in redo for r in index.cache[k].rulings]
-    for chunk in _chunks(ids):
+    for chunk in store.chunks(ids):
         db.execute(f"DELETE FROM memberships WHERE ruling_id IN {_in(chunk)}", chunk)
     rows = []
     for key in sorted(redo):

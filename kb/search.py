@@ -430,18 +430,14 @@ def _hit(searcher, fields: dict, score: float, requested: str | None, query: Que
 def _store(index_dir: str | Path | None):
     """The store next to the index, read only, for one query's hits; None when there is
     none (or ``index_dir`` is None: nothing to look up)."""
-    import sqlite3  # only queries with card: or date filters need it
+    from kb.store import read_only  # only queries with card: or date filters need it
 
     db = Path(index_dir).parent / "rulings.db" if index_dir is not None else None
     if db is None or not db.is_file():
         yield None
         return
-    conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    try:
+    with read_only(db) as conn:
         yield conn
-    finally:
-        conn.close()
 
 
 def _member(store, group: str, lang: str, query: Query, names: list[str] | None) -> dict | None:

@@ -15,6 +15,8 @@ its module. Rows are keyed by content-derived ids, so building twice gives the s
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 import sqlite_utils
@@ -29,6 +31,26 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
     db = sqlite_utils.Database(path)
     db.execute("PRAGMA foreign_keys = ON")
     return db
+
+
+@contextlib.contextmanager
+def read_only(path: str | Path, rows: bool = True):
+    """A plain sqlite3 connection to the store at ``path`` that cannot write (``rows``: rows
+    as :class:`sqlite3.Row`, else tuples); for reading a previous build beside a new one."""
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    if rows:
+        conn.row_factory = sqlite3.Row
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def chunks(values, size: int = 500):
+    """``values`` in lists of at most ``size``: SQLite limits the parameters of one query."""
+    values = list(values)
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
 
 
 def open_existing(path: str | Path) -> sqlite_utils.Database:

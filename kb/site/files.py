@@ -13,6 +13,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+from kb import store
+
 TABLE = "site_files"
 
 
@@ -58,10 +60,7 @@ def previous_rows(previous: Path | None, sql: str) -> list[tuple]:
     if previous is None:
         return []
     try:
-        conn = sqlite3.connect(f"{(previous / 'rulings.db').resolve().as_uri()}?mode=ro", uri=True)
-        try:
+        with store.read_only(previous / "rulings.db", rows=False) as conn:
             return conn.execute(sql).fetchall()
-        finally:
-            conn.close()
     except sqlite3.Error:
         return []
