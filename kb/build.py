@@ -9,6 +9,7 @@ for bad input; the staged output is then thrown away and the previous build stay
 from __future__ import annotations
 
 import errno
+import gc
 import importlib
 import os
 import sqlite3
@@ -106,6 +107,19 @@ def _run_stages(ctx: BuildContext, out: Path) -> None:
             raise
         for job in background:
             ctx.timings[job.name] = job.wait()
+        _give_back()
+
+
+def _give_back() -> None:
+    """Return a finished stage's garbage to the system: left in the heap, it would count in
+    the build's footprint and in every worker forked later."""
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)  # glibc keeps freed arenas otherwise
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 _INHERITED: list = []
@@ -123,7 +137,8 @@ class Background:
             ctx.db.execute("PRAGMA busy_timeout = 60000")  # its reads may overlap our writes
         self._process = fork.Process(target=self._child, args=(target, ctx, out, send),
                                      name=f"kb-{name}", daemon=True)
-        self._process.start()
+        with forking.frozen():
+            self._process.start()
         send.close()
 
     @staticmethod

@@ -244,9 +244,11 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     old_n = int(state["n"])
     if min(n, old_n) <= align.ALL_PAIRS_LIMIT:
         return _cannot("small corpus: every pair is scored")
-    if align.Scorer.corpus_weights(n, df) != align.Scorer.corpus_weights(
-            old_n, json.loads(state["df"])):
-        return _cannot("concept weights changed")
+    weights = align.Scorer.corpus_weights(n, df)
+    rescored = _holding(db, _moved(weights, align.Scorer.corpus_weights(
+        old_n, json.loads(state["df"]))), {u.key for u in added + removed})
+    if len(rescored) > n * RESCORE_SHARE:
+        return _cannot(f"concept weights changed for {len(rescored)} texts")
     if lang_length != json.loads(state["lang_length"]):
         return _cannot("usual lengths changed")
     delta: Counter = Counter()
@@ -260,9 +262,29 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     if any((sizes.get(b, 0) <= align.KEY_LIMIT) != (sizes.get(b, 0) + delta[b] <= align.KEY_LIMIT)
            for b in blocks):
         return _cannot("a blocking key crossed its limit")
-    scorer = align.Scorer.with_statistics(align.Scorer.corpus_weights(n, df), lang_length)
+    scorer = align.Scorer.with_statistics(weights, lang_length)
     return _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
-                  n, df)
+                  n, df, rescored)
+
+
+#: Above this share of the units, texts whose scores moved are aligned by a full alignment.
+RESCORE_SHARE = 0.25
+
+
+def _moved(weights: dict[str, float], before: dict[str, float]) -> set[str]:
+    return {c for c in weights.keys() | before.keys() if weights.get(c) != before.get(c)}
+
+
+def _holding(db, concepts: set[str], skip: set[str]) -> list[str]:
+    """Keys of the stored units (but ``skip``) whose features name one of ``concepts``: their
+    scores against every unit moved with those concepts' weights."""
+    if not concepts:
+        return []
+    # A JSON string match may also catch a number or contrast: rescoring more is still exact.
+    where = " OR ".join("instr(features, ?) > 0" for _ in concepts)
+    return sorted(k for (k,) in db.execute(f"SELECT key FROM align_units WHERE {where}",
+                                           [json.dumps(c) for c in sorted(concepts)])
+                  if k not in skip)
 
 
 def _rebuild(db, changed: list[str], glossary) -> tuple[list[dict], dict, dict[str, Unit]]:
@@ -300,7 +322,7 @@ def _previous_rulings(path: Path | None, sources: list[str]) -> dict[str, dict] 
 
 
 def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
-           n, df) -> set[str]:
+           n, df, rescored: list[str]) -> set[str]:
     index = _Index(db, scorer)
     removed_keys = {u.key for u in removed}
     added_keys = {u.key for u in added}
@@ -320,10 +342,13 @@ def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, t
             index.load([unit.key])
             index.cache[unit.key] = unit
 
-        # 3. Components to re-cluster: those of removed units, those added units reach.
+        # 3. Components to re-cluster: those of removed units and of units whose scores moved
+        # (rescored), and those that added or rescored units now reach.
         affected = {old[k][3] for k in removed_keys}
-        partners = {u.key: index.partners(u) for u in added}
-        for unit in added:
+        moved = list(index.load(rescored).values())
+        affected |= {index.rows[u.key][1] for u in moved}
+        partners = {u.key: index.partners(u) for u in added + moved}
+        for unit in added + moved:
             mates = [k for k in partners[unit.key] if k not in added_keys]
             for key, other in index.load(mates).items():
                 if scorer.value(unit, other) >= align.THRESHOLD:

@@ -119,9 +119,33 @@ def test_a_new_card_gives_the_full_builds_output(blocked):
                                                  .replace("giocatore", "giocatrice"),
                                                  encoding="utf-8")
     build(["rulings"], "out")
-    # New texts in a corpus this small change the concept weights: everything is aligned
-    # again (and checked again), as in a full build.
-    assert updates == [None]
+    assert_same_as_full(blocked, {})
+
+
+def test_moved_concept_weights_rescore_only_the_texts_holding_them(blocked, monkeypatch):
+    """An edit that drops a concept from a text changes that concept's weight (a corpus this
+    small has few texts per concept): the texts holding it are scored and clustered again,
+    the rest kept, and the result is still the full build's."""
+    from kb import realign
+
+    blocked, updates = blocked
+    monkeypatch.setattr(realign, "RESCORE_SHARE", 1.0)  # few texts here: most hold one
+    moved = []
+    real = realign._moved
+    monkeypatch.setattr(realign, "_moved", lambda *a: moved.append(real(*a)) or moved[-1])
+    # Same length, so the usual lengths stay; "turn order" is no longer found in this text.
+    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "ordine di turno",
+         "ordine di turnx")
+    build(["rulings"], "out")
+    assert moved == [{"turn_order"}]  # the weight did move ...
+    assert updates[0] is not None  # ... and the alignment was still updated, not redone
+    assert_same_as_full(blocked, {})
+    # Over the limit, everything is aligned again, as in a full build.
+    monkeypatch.setattr(realign, "RESCORE_SHARE", 0.0)
+    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "ordine di turnx",
+         "ordine di turno")
+    build(["rulings"], "out")
+    assert moved[-1] == {"turn_order"} and updates[-1] is None
     assert_same_as_full(blocked, {})
 
 
