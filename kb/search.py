@@ -129,30 +129,38 @@ def build_stage(ctx) -> None:
     """
     previous = ctx.extra.get("previous") if ctx.extra.get("reused") else None
     ctx.extra["index"] = build_index(ctx.db, ctx.work / "index",
-                                     previous=Path(previous) / "index" if previous else None)
+                                     previous=Path(previous) / "index" if previous else None,
+                                     changed=ctx.extra.get("changed_groups"))
 
 
 def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD,
-                previous: Path | None = None) -> dict:
+                previous: Path | None = None, changed: set[str] | None = None) -> dict:
     """Write the index of every group in the store; return ``{"documents", "written"}``.
 
     With ``previous`` (an index built by the same code), copy it and rewrite only the
-    documents (a group in one language) whose digest differs.
+    documents (a group in one language) whose digest differs. ``changed``: the only groups
+    whose documents can differ from ``previous`` (the alignment's ``changed_groups``; None:
+    any), so that only they are read from the store.
     """
     from kb.progress import progress
 
     index_dir = Path(index_dir)
-    docs = {doc["key"]: doc for group in group_documents(db).values() for doc in group}
-    digests = {key: _digest(doc) for key, doc in docs.items()}
     old = _read_json(previous / DIGESTS) if previous is not None else None
+    only = changed if old is not None and changed is not None else None
+    docs = {doc["key"]: doc for group in group_documents(db, only).values() for doc in group}
+    digests = {key: _digest(doc) for key, doc in docs.items()}
+    if only is not None:  # the other groups' documents are the previous ones
+        digests.update((k, d) for k, d in old.items() if k.partition("\t")[0] not in only)
     if old is not None:
         todo = sorted(k for k, d in digests.items() if old.get(k) != d)
         gone = sorted(set(old) - set(digests))
     patch = old is not None and len(todo) + len(gone) <= PATCH_LIMIT * max(1, len(digests))
+    if only is not None and not patch:
+        return build_index(db, index_dir, method, previous)  # too many to patch: all of them
     if patch:
         shutil.copytree(previous, index_dir)
         if not (todo or gone):  # the same index, file for file
-            return {"documents": len(docs), "written": 0}
+            return {"documents": len(digests), "written": 0}
         analysis.remember_compounds(_read_json(index_dir / COMPOUNDS) or {})
         ix = whoosh_index.open_dir(str(index_dir))
     else:
@@ -171,10 +179,10 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
         write_glossary(index_dir, method)
     _write_json(index_dir / DIGESTS, digests)
     _write_json(index_dir / COMPOUNDS, analysis.known_compounds())
-    _write_json(index_dir / CARDS, _card_names(docs.values()))
+    _write_json(index_dir / CARDS, _card_names(db))
     _forget(index_dir)
     _glossary_table.cache_clear()
-    return {"documents": len(docs), "written": len(todo)}
+    return {"documents": len(digests), "written": len(todo)}
 
 
 def _write_json(path: Path, table: dict) -> None:
@@ -200,17 +208,19 @@ def _digest(doc: dict) -> str:
                           ).hexdigest()[:24]
 
 
-def group_documents(db) -> dict[str, list[dict]]:
-    """{group id: its whoosh documents, one per language} from the store.
+def group_documents(db, only: set[str] | None = None) -> dict[str, list[dict]]:
+    """{group id: its whoosh documents, one per language} from the store (of the groups
+    ``only``, if given).
 
     The ruling a hit shows in a language is the first of the group in the store's order (card
     name, file, position); ``shown`` keeps it, with the number of cards carrying the text.
     """
     from kb import store
 
-    groups, rules = group_map(db)
+    groups, rules = group_map(db, only)
     by_group: dict[str, dict[str, list[dict]]] = {}
-    for row in store.rulings(db):
+    rows = store.rulings(db) if only is None else store.rulings(db, ids=sorted(groups))
+    for row in rows:
         if row["lang"] in LANGUAGES:
             group = groups.get(row["id"], row["id"])
             by_group.setdefault(group, {}).setdefault(row["lang"], []).append(row)
@@ -236,19 +246,27 @@ def name_key(name: str) -> str:
     return " ".join(analysis.card_key(name))
 
 
-def group_map(db) -> tuple[dict[str, str], dict[str, list[str]]]:
-    """``({ruling id: group id}, {group id: [rule numbers]})`` from the alignment's tables.
+def group_map(db, only: set[str] | None = None) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """``({ruling id: group id}, {group id: [rule numbers]})`` from the alignment's tables (of
+    the groups ``only``, if given).
 
     Before alignment has run (no ``memberships`` table) each ruling is its own group.
     """
+    from kb import store
+
     names = set(db.table_names())
     groups, rules = {}, {}
-    if "memberships" in names:
-        for row in db.query("SELECT ruling_id AS r, group_id AS g FROM memberships"):
-            groups[row["r"]] = str(row["g"])
-    if "group_rules" in names:
-        for row in db.query("SELECT group_id AS g, rule AS n FROM group_rules ORDER BY 1, 2"):
-            rules.setdefault(str(row["g"]), []).append(row["n"])
+    chunks = [None] if only is None else store.chunks(sorted(only))
+    for chunk in chunks:
+        where = "" if chunk is None else f" WHERE group_id IN ({', '.join('?' for _ in chunk)})"
+        if "memberships" in names:
+            for r, g in db.execute(f"SELECT ruling_id, group_id FROM memberships{where}",
+                                   chunk or []):
+                groups[r] = str(g)
+        if "group_rules" in names:
+            for g, n in db.execute(f"SELECT group_id, rule FROM group_rules{where} ORDER BY 1, 2",
+                                   chunk or []):
+                rules.setdefault(str(g), []).append(n)
     return groups, rules
 
 
@@ -465,12 +483,13 @@ def _member(store, group: str, lang: str, query: Query, names: list[str] | None)
                  and all(_date_passes(r["date"], op, value) for op, value in query.dates)), None)
 
 
-def _card_names(docs) -> dict[str, list[str]]:
-    """{name key: the card names with that key} over the indexed documents."""
+def _card_names(db) -> dict[str, list[str]]:
+    """{name key: the card names with that key} of every card with an indexed ruling."""
     table: dict[str, set[str]] = {}
-    for doc in docs:
-        for name in doc[f"title_{doc['lang']}"].split("\n"):
-            table.setdefault(name_key(name), set()).add(name)
+    for (name,) in db.execute(
+            "SELECT DISTINCT c.name FROM rulings r JOIN cards c ON c.id = r.card_id "
+            f"WHERE r.lang IN ({', '.join('?' for _ in LANGUAGES)})", list(LANGUAGES)):
+        table.setdefault(name_key(name), set()).add(name)
     return {key: sorted(names) for key, names in table.items()}
 
 

@@ -142,9 +142,18 @@ def forget_orphan_cards(db: sqlite_utils.Database) -> None:
         delete_with_dependents(db, "cards", "id", orphans)
 
 
-def rulings(db: sqlite_utils.Database, lang: str | None = None) -> list[dict]:
-    """All rulings with their card name, in a stable order (language, card, position)."""
-    where, params = ("WHERE r.lang = ?", [lang]) if lang else ("", [])
+def rulings(db: sqlite_utils.Database, lang: str | None = None,
+            ids: list[str] | None = None) -> list[dict]:
+    """All rulings (or those with these ``ids``) with their card name, in a stable order
+    (language, card, position)."""
+    if ids is not None:
+        found = [row for chunk in chunks(ids) for row in _rulings(
+            db, f"WHERE r.id IN ({', '.join('?' for _ in chunk)})", chunk)]
+        return sorted(found, key=lambda r: (r["lang"], r["card"], r["source"], r["position"]))
+    return _rulings(db, *(("WHERE r.lang = ?", [lang]) if lang else ("", [])))
+
+
+def _rulings(db: sqlite_utils.Database, where: str, params: list) -> list[dict]:
     sql = f"""
         SELECT r.*, c.name AS card FROM rulings r JOIN cards c ON c.id = r.card_id
         {where} ORDER BY r.lang, c.name, r.source, r.position

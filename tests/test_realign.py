@@ -12,6 +12,7 @@ import pytest
 
 from kb.build import build
 from test_incremental import ROOT, edit, files, rows
+from test_search import stored_documents
 
 #: Not compared: the site stage's own bookkeeping (page digests; its pages are compared byte
 #: for byte), and the build key (a hash of the code, which others may edit during the test).
@@ -27,6 +28,12 @@ def assert_same_as_full(project: Path, _timings=None) -> None:
     assert compared_rows(project / "out" / "rulings.db") == compared_rows(
         project / "full" / "rulings.db")
     assert files(project / "out" / "site") == files(project / "full" / "site")
+    # The patched search index holds the same documents as the full build's.
+    assert stored_documents(project / "out" / "index") == stored_documents(
+        project / "full" / "index")
+    for name in ("documents.json", "cards.json"):
+        assert (project / "out" / "index" / name).read_bytes() == (
+            project / "full" / "index" / name).read_bytes()
 
 
 # -- incremental alignment, link, examples and checks ------------------------------------------

@@ -234,6 +234,15 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path):
     assert full == {"documents": documents, "written": documents}
     assert stored_documents(work / "patched") == stored_documents(work / "index")
     assert len(list((work / "patched").glob("*.seg"))) == 2  # patched, not rewritten
+    # Told which groups changed (as the alignment tells an incremental build), only they are
+    # read from the store, and the result is the same.
+    narrow = build_index(db, work / "narrow", previous=previous, changed=set(groups[:3]))
+    assert narrow == patched
+    # ... and the other groups are not read at all: told that nothing changed, it trusts that.
+    assert build_index(db, work / "blind", previous=previous, changed=set())["written"] == 0
+    assert stored_documents(work / "narrow") == stored_documents(work / "index")
+    for name in ("documents.json", "cards.json"):
+        assert (work / "narrow" / name).read_bytes() == (work / "index" / name).read_bytes()
     for query in ["initiative", "encore", "dungeon", "gigante", "card:vengeur",
                   "initiative lang:es", "rule:726", "date:2022"]:
         ours, theirs = search(work / "patched", query, limit=20), search(work / "index", query,
