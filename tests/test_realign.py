@@ -52,8 +52,11 @@ def steady_build_key(monkeypatch) -> None:
 def blocked(tmp_path, monkeypatch):
     """The ``project`` corpus, aligned by blocking keys, built once; records updates."""
     from kb import align, check_update, realign
+    from kb import build as kb_build
 
     monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    # The spies below see only this process: the checks must not run in a forked child.
+    monkeypatch.setattr(kb_build, "ALONGSIDE", {})
     steady_build_key(monkeypatch)
     corpus = tmp_path / "rulings"
     shutil.copytree(ROOT / "rulings", corpus)
@@ -192,8 +195,11 @@ def test_checks_with_suppressions_give_the_full_builds_findings(tmp_path, monkey
     """Accepted findings stay accepted, and a suppression that accepts nothing any more is
     reported stale, after an update that checked only the changed groups."""
     from kb import align, check_update
+    from kb import build as kb_build
 
     monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    # The spies below see only this process: the checks must not run in a forked child.
+    monkeypatch.setattr(kb_build, "ALONGSIDE", {})
     steady_build_key(monkeypatch)
     corpus = tmp_path / "rulings"
     shutil.copytree(ROOT / "rulings", corpus)
