@@ -167,7 +167,9 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
         todo, gone = sorted(digests), []
         index_dir.mkdir(parents=True, exist_ok=True)
         ix = whoosh_index.create_in(str(index_dir), schema(method))
-    writer = ix.writer(limitmb=256)
+    # whoosh's posting pool: 256 MB held 620 MB at 100k rulings, 64 MB holds 400 MB in the
+    # same time (it spills sorted runs to disk and merges them).
+    writer = ix.writer(limitmb=64)
     with progress("index", len(todo)) as advance:
         for key in gone + (todo if patch else []):
             writer.delete_by_term("key", key)
