@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import re
 import shutil
@@ -142,49 +143,68 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
     whose documents can differ from ``previous`` (the alignment's ``changed_groups``; None:
     any), so that only they are read from the store.
     """
-    from kb.progress import progress
-
     index_dir = Path(index_dir)
     old = _read_json(previous / DIGESTS) if previous is not None else None
-    only = changed if old is not None and changed is not None else None
-    docs = {doc["key"]: doc for group in group_documents(db, only).values() for doc in group}
+    if old is None:
+        return _write_all(db, index_dir, method)
+    docs = {doc["key"]: doc for group in group_documents(db, changed).values() for doc in group}
     digests = {key: _digest(doc) for key, doc in docs.items()}
-    if only is not None:  # the other groups' documents are the previous ones
-        digests.update((k, d) for k, d in old.items() if k.partition("\t")[0] not in only)
-    if old is not None:
-        todo = sorted(k for k, d in digests.items() if old.get(k) != d)
-        gone = sorted(set(old) - set(digests))
-    patch = old is not None and len(todo) + len(gone) <= PATCH_LIMIT * max(1, len(digests))
-    if only is not None and not patch:
-        return build_index(db, index_dir, method, previous)  # too many to patch: all of them
-    if patch:
-        shutil.copytree(previous, index_dir)
-        if not (todo or gone):  # the same index, file for file
-            return {"documents": len(digests), "written": 0}
-        analysis.remember_compounds(_read_json(index_dir / COMPOUNDS) or {})
-        ix = whoosh_index.open_dir(str(index_dir))
-    else:
-        todo, gone = sorted(digests), []
-        index_dir.mkdir(parents=True, exist_ok=True)
-        ix = whoosh_index.create_in(str(index_dir), schema(method))
-    # whoosh's posting pool: 256 MB held 620 MB at 100k rulings, 64 MB holds 400 MB in the
-    # same time (it spills sorted runs to disk and merges them).
-    writer = ix.writer(limitmb=64)
-    with progress("index", len(todo)) as advance:
-        for key in gone + (todo if patch else []):
-            writer.delete_by_term("key", key)
-        for key in todo:
-            writer.add_document(**docs[key])
+    if changed is not None:  # the other groups' documents are the previous ones
+        digests.update((k, d) for k, d in old.items() if k.partition("\t")[0] not in changed)
+    todo = sorted(k for k, d in digests.items() if old.get(k) != d)
+    gone = sorted(set(old) - set(digests))
+    if len(todo) + len(gone) > PATCH_LIMIT * max(1, len(digests)):
+        del docs
+        return _write_all(db, index_dir, method)  # as quick as patching, and a tidy index
+    shutil.copytree(previous, index_dir)
+    if not (todo or gone):  # the same index, file for file
+        return {"documents": len(digests), "written": 0}
+    analysis.remember_compounds(_read_json(index_dir / COMPOUNDS) or {})
+    writer = whoosh_index.open_dir(str(index_dir)).writer(limitmb=POOL_MB)
+    for key in gone + todo:
+        writer.delete_by_term("key", key)
+    _add(writer, (docs[key] for key in todo), len(todo))
+    writer.commit(optimize=False)
+    _finish(db, index_dir, digests)
+    return {"documents": len(digests), "written": len(todo)}
+
+
+#: whoosh's posting pool, in MB: 256 held 620 MB at 100k rulings, 64 holds 400 MB in the same
+#: time (it spills sorted runs to disk and merges them).
+POOL_MB = 64
+
+
+def _write_all(db, index_dir: Path, method: str) -> dict:
+    """Write a new index of every document, streamed from the store group by group."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    writer = whoosh_index.create_in(str(index_dir), schema(method)).writer(limitmb=POOL_MB)
+    digests: dict[str, str] = {}
+    _add(writer, _all_documents(db), _document_count(db), digests)
+    writer.commit(optimize=True)
+    write_glossary(index_dir, method)
+    _finish(db, index_dir, digests)
+    return {"documents": len(digests), "written": len(digests)}
+
+
+def _add(writer, documents, total: int, digests: dict[str, str] | None = None) -> None:
+    """Add ``documents`` to the index (recording each one's digest in ``digests``)."""
+    from kb.progress import progress
+
+    with progress("index", total) as advance:
+        for doc in documents:
+            if digests is not None:
+                digests[doc["key"]] = _digest(doc)
+            writer.add_document(**doc)
             advance()
-    writer.commit(optimize=not patch)
-    if not patch:
-        write_glossary(index_dir, method)
+
+
+def _finish(db, index_dir: Path, digests: dict[str, str]) -> None:
+    """What a reused build and ``card:`` need besides the index itself."""
     _write_json(index_dir / DIGESTS, digests)
     _write_json(index_dir / COMPOUNDS, analysis.known_compounds())
     _write_json(index_dir / CARDS, _card_names(db))
     _forget(index_dir)
     _glossary_table.cache_clear()
-    return {"documents": len(digests), "written": len(todo)}
 
 
 def _write_json(path: Path, table: dict) -> None:
@@ -231,6 +251,37 @@ def group_documents(db, only: set[str] | None = None) -> dict[str, list[dict]]:
             for gid, per_lang in by_group.items()}
 
 
+_INDEXED = f"r.lang IN ({', '.join(repr(lang) for lang in LANGUAGES)})"
+
+
+def _all_documents(db):
+    """Every document in key order, read from the store in one pass, group by group, so that
+    the corpus is never all in memory (as :func:`group_documents`, when every ruling has a
+    group)."""
+    names = set(db.table_names())
+    orphans = "memberships" not in names or db.execute(
+        "SELECT EXISTS (SELECT 1 FROM rulings r LEFT JOIN memberships m ON m.ruling_id = r.id "
+        "WHERE m.ruling_id IS NULL)").fetchone()[0]
+    if orphans:  # before alignment, a ruling is a group of its own
+        docs = {doc["key"]: doc for group in group_documents(db).values() for doc in group}
+        yield from (docs[key] for key in sorted(docs))
+        return
+    rules = _rules(db)
+    rows = db.query(
+        "SELECT r.*, c.name AS card, m.group_id AS group_id FROM rulings r "
+        "JOIN cards c ON c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id "
+        f"WHERE {_INDEXED} ORDER BY m.group_id, r.lang, c.name, r.source, r.position")
+    for (gid, lang), run in itertools.groupby(rows, key=lambda r: (r["group_id"], r["lang"])):
+        yield _document(str(gid), lang, list(run), rules.get(str(gid), ()))
+
+
+def _document_count(db) -> int:
+    return db.execute("SELECT COUNT(*) FROM (SELECT DISTINCT coalesce(m.group_id, r.id), r.lang "
+                      "FROM rulings r LEFT JOIN memberships m ON m.ruling_id = r.id "
+                      f"WHERE {_INDEXED})").fetchone()[0] \
+        if "memberships" in db.table_names() else 0
+
+
 def _document(gid: str, lang: str, rows: list[dict], rules) -> dict:
     cards = list(dict.fromkeys(r["card"] for r in rows))
     first = rows[0]
@@ -254,22 +305,34 @@ def group_map(db, only: set[str] | None = None) -> tuple[dict[str, str], dict[st
 
     Before alignment has run (no ``memberships`` table) each ruling is its own group.
     """
+    groups: dict[str, str] = {}
+    if "memberships" in db.table_names():
+        for where, params in _groups_where(only):
+            groups.update((r, str(g)) for r, g in db.execute(
+                f"SELECT ruling_id, group_id FROM memberships{where}", params))
+    return groups, _rules(db, only)
+
+
+def _rules(db, only: set[str] | None = None) -> dict[str, list[str]]:
+    """{group id: its rule numbers, sorted} (of the groups ``only``, if given)."""
+    rules: dict[str, list[str]] = {}
+    if "group_rules" in db.table_names():
+        for where, params in _groups_where(only):
+            for g, n in db.execute(f"SELECT group_id, rule FROM group_rules{where} ORDER BY 1, 2",
+                                   params):
+                rules.setdefault(str(g), []).append(n)
+    return rules
+
+
+def _groups_where(only: set[str] | None) -> list[tuple[str, list]]:
+    """(SQL condition, parameters) pairs that select the groups ``only`` (in chunks, as SQLite
+    limits parameters), or one pair selecting every group."""
     from kb import store
 
-    names = set(db.table_names())
-    groups, rules = {}, {}
-    chunks = [None] if only is None else store.chunks(sorted(only))
-    for chunk in chunks:
-        where = "" if chunk is None else f" WHERE group_id IN ({', '.join('?' for _ in chunk)})"
-        if "memberships" in names:
-            for r, g in db.execute(f"SELECT ruling_id, group_id FROM memberships{where}",
-                                   chunk or []):
-                groups[r] = str(g)
-        if "group_rules" in names:
-            for g, n in db.execute(f"SELECT group_id, rule FROM group_rules{where} ORDER BY 1, 2",
-                                   chunk or []):
-                rules.setdefault(str(g), []).append(n)
-    return groups, rules
+    if only is None:
+        return [("", [])]
+    return [(f" WHERE group_id IN ({', '.join('?' for _ in chunk)})", chunk)
+            for chunk in store.chunks(sorted(only))]
 
 
 # --- searching --------------------------------------------------------------------------------
