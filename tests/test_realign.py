@@ -224,3 +224,62 @@ def test_checks_with_suppressions_give_the_full_builds_findings(tmp_path, monkey
         stale = conn.execute("SELECT message FROM findings WHERE [check] = "
                              "'stale-suppression'").fetchall()
     assert len(stale) == 1 and "#2" in stale[0][0]
+
+
+# -- the site stage after an incremental alignment ---------------------------------------------
+# It loads and digests only what the changed groups can change (kb.site.changes); the pages,
+# the search index and the data dump must still be the full build's, byte for byte.
+
+@pytest.fixture()
+def planned(blocked, monkeypatch):
+    """``blocked``, recording what the site's incremental plan loaded (None: it fell back).
+    """
+    from kb.site import changes
+
+    plans = []
+    real = changes.plan
+
+    def spy(*args):
+        plans.append(real(*args))
+        return plans[-1]
+    monkeypatch.setattr(changes, "plan", spy)
+    return blocked[0], plans, blocked[1]
+
+
+def test_an_edit_of_rulings_printed_on_two_cards_gives_the_full_builds_site(planned):
+    """extra-2.txt is fr-chasseur-vengeur.txt under another card name: its texts are printed
+    on both cards. Two of one card's copies swapped (each joins the other's group; a text
+    edit would move this small corpus' statistics and align everything again): only those
+    groups and the cards showing them are loaded."""
+    project, plans, updates = planned
+    swap_rulings(project / "rulings" / "extra-2.txt", 1, 2)
+    build(["rulings"], "out")
+    assert updates[0] is not None  # the alignment was updated
+    assert len(plans) == 1 and plans[0] is not None
+    with sqlite3.connect(project / "out" / "rulings.db") as conn:
+        groups = conn.execute("SELECT COUNT(*) FROM groups").fetchone()[0]
+    assert plans[0].figures["groups_loaded"] < groups
+    assert_same_as_full(project)
+
+
+def test_a_removed_file_gives_the_full_builds_site_without_its_pages(planned):
+    project, plans, _ = planned
+    card_page = [p.name for p in (project / "out" / "site" / "en" / "card").glob("*.html")
+                 if "ii" in p.name and "vidente" in p.name]
+    assert card_page
+    (project / "rulings" / "extra-1.txt").unlink()
+    build(["rulings"], "out")
+    assert plans and plans[0] is not None
+    assert not (project / "out" / "site" / "en" / "card" / card_page[0]).exists()
+    assert_same_as_full(project)
+
+
+def test_an_edit_of_the_first_copy_changes_every_page_showing_it(planned):
+    """The first card's copy of a shared text is what the other cards' pages show in that
+    language: changing it (here: swapping two) changes those pages too (the group's face)."""
+    project, plans, _ = planned
+    swap_rulings(project / "rulings" / "fr-chasseur-vengeur.txt", 1, 2)
+    build(["rulings"], "out")
+    assert plans and plans[0] is not None
+    assert any(k.startswith("card/fr-chasseur-vengeur-ii") for k in plans[0].render)
+    assert_same_as_full(project)

@@ -26,55 +26,99 @@ from kb.site import data as site_data
 from kb.site import digests as page_digests
 from kb.site import dump
 from kb.site.files import Files, previous_rows, replace_table
-from kb.site import pages, search_index
+from kb.site import changes, pages, search_index
+from kb.site.paths import slug
 
 STATIC = pages.TEMPLATES / "static"
 #: The store's table of search analyses (:class:`kb.site.search_index.Analyses`).
 ANALYSES = "site_terms"
 
 
-def build(db, out: Path, previous: Path | None = None) -> dict:
+def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] | None = None,
+          changed_sources: set[str] | None = None) -> dict:
     """Render the site for the store ``db`` into the new folder ``out``; return figures.
 
     ``previous``: an earlier build folder (its ``site/`` and ``rulings.db``, read only) made by
     the same code. Pages whose digest (:mod:`kb.site.digests`) is the same as then are
-    hard-linked from it instead of rendered; the result is the same bytes as a full build."""
+    hard-linked from it instead of rendered; the result is the same bytes as a full build.
+    ``changed_groups`` (the groups the alignment changed; None: any) and ``changed_sources``
+    let only what can have changed be loaded and digested (:mod:`kb.site.changes`)."""
     out.mkdir(parents=True)
     (out / "data").mkdir()
-    dumping = _start_dump(db, out / "data" / "rulings.json", previous)
-    site = site_data.load(db)
-    counts = _counts(site)
-    digests = page_digests.page_digests(site, counts)
-    todo, linked = _reuse(previous, digests, out)
-    page_digests.store(db, digests)
-    del digests
+    pages.forget()
+    dumping = _start_dump(db, out / "data" / "rulings.json", previous, changed_groups)
+    plan = None
+    if previous is not None and changed_groups is not None and (previous / "site").is_dir():
+        plan = changes.plan(db, previous, changed_groups, changed_sources or set())
+    if plan is None:
+        site, digests, rows = _everything(db)
+        todo, linked = _reuse(previous, digests, out)
+        figures, held = {}, None
+    else:
+        site, digests, rows = plan.site, plan.digests, (plan.group_rows, plan.card_rows)
+        todo, linked = _link(previous, sorted(set(digests) - plan.render), out, plan.render)
+        figures, held = plan.figures, plan.held
+    page_digests.store(db, digests, *rows, held=held)
+    del digests, rows, plan, held
     shutil.copytree(STATIC, out / "static")
-    rendering = _start_trees(site, out, counts, todo)
+    rendering = _start_trees(site, out, site.summary.counts, todo)
     try:
-        figures = _search_index(db, site, out / "search", previous)
+        figures.update(_search_index(db, site, out / "search", previous))
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
         figures_dump = dumping()
     return {"pages": written, "linked": linked, **figures, **figures_dump}
 
 
+def _everything(db):
+    """The whole site's data, every page's digest and the digest tables' rows."""
+    corpus = site_data.read_corpus(db)
+    site = site_data.load(db, corpus)
+    rules = site.rules
+    faces = {g["id"]: page_digests.face(g) for g in site.groups}
+    listings = {c["id"]: page_digests.listing(site, c) for c in site.cards.values()}
+    digests = page_digests.shared_pages(site, site.summary.counts, faces, listings)
+    digests.update({f"card/{c['slug']}.html": page_digests.card_page(site, c, faces)
+                    for c in site.cards.values()})
+    digests.update({f"ruling/{g['slug']}.html": page_digests.ruling_page(site, g)
+                    for g in site.groups})
+    groups = [page_digests.group_row(g, page_digests.extras(corpus, rules, g["id"]))
+              for g in site.groups]
+    return site, digests, (groups, sorted(listings.items()))
+
+
 def _search_index(db, site, out: Path, previous: Path | None) -> dict:
     """The browser's search index of every group member, reusing what ``previous`` analysed
     and wrote; what the next build needs of it is stored at once (and freed)."""
     written_files = Files(out.parent, previous)
-    analyses = search_index.Analyses(
-        dict(previous_rows(previous, f"SELECT key, analysis FROM {ANALYSES}")))
-    docs = [(number, group, member) for number, group in enumerate(site.groups)
-            for member in group["members"]]
-    figures = search_index.build(
-        [member for _, _, member in docs],
-        [f"ruling/{group['slug']}.html#{pages.anchor_of(member)}" for _, group, member in docs],
-        out, groups=[number for number, _, _ in docs], write=written_files.write,
-        analyses=analyses)
+    before = dict(previous_rows(previous, f"SELECT key, analysis FROM {ANALYSES}"))
+    analyses = search_index.Analyses(before)
+    docs, urls, groups = _documents(db, site)
+    figures = search_index.build(docs, urls, out, groups=groups, write=written_files.write,
+                                 analyses=analyses)
     written_files.store(db)
     replace_table(db, ANALYSES, "key TEXT PRIMARY KEY, analysis TEXT NOT NULL",
-                  sorted(analyses.rows.items()))
+                  sorted(analyses.rows.items()),
+                  {k: (k, v) for k, v in before.items()} if previous else None)
     return {**figures, "search_linked": written_files.linked, "analyses_reused": analyses.reused}
+
+
+def _documents(db, site) -> tuple[list[dict], list[str], list[int]]:
+    """Every group member in the site's order: (rulings, their page URLs, group numbers).
+    A partial ``site`` (an incremental build's) holds few groups: the rulings are read light."""
+    loaded = {g["id"]: g for g in site.groups if not g.get("face_only")}
+    if len(loaded) == len(site.group_order):
+        members = [loaded[g]["members"] for g in site.group_order]
+    else:
+        members = site_data.members_light(db, site.group_order)
+    docs, urls, groups = [], [], []
+    for number, (group_id, rows) in enumerate(zip(site.group_order, members)):
+        page = f"ruling/{slug(group_id)}.html#"
+        for member in rows:
+            docs.append(member)
+            urls.append(page + pages.anchor_of(member))
+            groups.append(number)
+    return docs, urls, groups
 
 
 def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
@@ -82,16 +126,23 @@ def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
     ({ui: page keys still to render, or None for all}, files linked)."""
     if previous is None or not (previous / "site").is_dir():
         return {ui: None for ui in UI_LANGUAGES}, 0
-    before = page_digests.previous(previous)
+    before = dict(previous_rows(previous, f"SELECT page, digest FROM {page_digests.PAGES}"))
     same = sorted(key for key, digest in digests.items() if before.get(key) == digest)
+    missing = set(digests).difference(same)
+    return _link(previous, same, out, missing)
+
+
+def _link(previous: Path, same: list[str], out: Path, missing: set[str] = frozenset()):
+    """Hard-link the pages ``same`` of every tree from ``previous``; return ({ui: ``missing``
+    and the keys that could not be linked (to render)}, files linked)."""
     todo, linked, made = {}, 0, set()
+    # Plain strings, not Path objects: this runs once per page (130,000 times at 100k).
+    source, target = f"{previous / 'site'}/", f"{out}/"
     for ui in UI_LANGUAGES:
-        missing = set(digests).difference(same)
+        failed = set(missing)
         pairs = [(key, f"{ui}/{key}") for key in same]
-        if ui == "en":
+        if ui == "en" and "index.html" in same:
             pairs.append(("index.html", "index.html"))  # the root home is the English one
-        # Plain strings, not Path objects: this runs once per page (130,000 times at 100k).
-        source, target = f"{previous / 'site'}/", f"{out}/"
         for key, page in pairs:
             folder = page.rpartition("/")[0]
             if folder not in made:
@@ -101,8 +152,8 @@ def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
                 os.link(source + page, target + page)
                 linked += 1
             except OSError:  # not there (any more), or no hard links here: render it
-                missing.add(key)
-        todo[ui] = missing
+                failed.add(key)
+        todo[ui] = failed
     return todo, linked
 
 
@@ -119,7 +170,7 @@ def _start_trees(site, out: Path, counts: dict, todo: dict):
     # Even a few pages (an incremental build's) go to the workers: the big ones (a language's
     # rulings, the consistency report) take as long as the search index the parent writes.
     nothing = all(keys is not None and not keys for keys in todo.values())
-    if nothing or len(site.rulings) < PARALLEL_FROM or not forking.available():
+    if nothing or counts["rulings"] < PARALLEL_FROM or not forking.available():
         with progress("site", len(UI_LANGUAGES)) as advance:
             written = 0
             for ui in UI_LANGUAGES:
@@ -142,17 +193,17 @@ def _start_trees(site, out: Path, counts: dict, todo: dict):
     return wait
 
 
-def _start_dump(db, path: Path, previous: Path | None):
+def _start_dump(db, path: Path, previous: Path | None, changed_groups: set[str] | None):
     """Start writing ``data/rulings.json`` (:mod:`kb.site.dump`); return a function waiting
     for it (-> figures). From PARALLEL_FROM rulings on, a process forked before the site data
     is loaded writes it on its own connection, while this one renders and indexes."""
     large = db.execute("SELECT count(*) FROM rulings").fetchone()[0] >= PARALLEL_FROM
     if not large or not forking.available(cores=1):
-        figures = dump.write(db, path, previous)
+        figures = dump.write(db, path, previous, changed_groups)
         return lambda: figures
     store_file = db.execute("PRAGMA database_list").fetchone()[2]
     pool = forking.pool(1)
-    pending = pool.apply_async(_dump, (store_file, path, previous))
+    pending = pool.apply_async(_dump, (store_file, path, previous, changed_groups))
     pool.close()
 
     def wait() -> dict:
@@ -165,12 +216,13 @@ def _start_dump(db, path: Path, previous: Path | None):
     return wait
 
 
-def _dump(store_file: str, path: Path, previous: Path | None) -> tuple[dict, dict]:
+def _dump(store_file: str, path: Path, previous: Path | None,
+          changed_groups: set[str] | None) -> tuple[list, dict]:
     import sqlite_utils
 
     db = sqlite_utils.Database(store_file)
     try:
-        return dump.encode(db, path, previous)
+        return dump.encode(db, path, previous, changed_groups)
     finally:
         db.close()
 
@@ -182,18 +234,5 @@ def _render_tree(ui: str) -> int:
 
 def build_stage(ctx) -> None:
     previous = ctx.extra.get("previous") if ctx.extra.get("reused") else None
-    ctx.extra["site"] = build(ctx.db, ctx.work / "site", Path(previous) if previous else None)
-
-
-def _counts(site) -> dict:
-    per_lang: dict[str, dict] = {}
-    for card in site.cards.values():
-        entry = per_lang.setdefault(card["lang"], {"cards": 0, "rulings": 0})
-        entry["cards"] += 1
-        entry["rulings"] += len(card["rulings"])
-    runs = [run for group in site.groups for run in group["examples"]]
-    return {"rulings": len(site.rulings), "groups": len(site.groups), "cards": len(site.cards),
-            "rules": sum(1 for rule in site.rules.values() if rule["groups"]),
-            "examples": len(runs),
-            "examples_passed": sum(1 for run in runs if run.get("status") == "passed"),
-            "per_lang": per_lang}
+    ctx.extra["site"] = build(ctx.db, ctx.work / "site", Path(previous) if previous else None,
+                              ctx.extra.get("changed_groups"), ctx.extra.get("changed_sources"))

@@ -1,12 +1,18 @@
-"""What the site shows, gathered once from the store and the other stages.
+"""What the site shows, gathered from the store and the other stages: all of it, or a part.
 
 The site is the last stage and reads what the others wrote: the store's rulings and cards,
-alignment groups (:func:`kb.align.groups`), card identities, rule links and the rules registry
+alignment groups (table ``groups``), card identities, rule links and the rules registry
 (:mod:`kb.core.registry`), the glossary (:mod:`kb.glossary`), example runs (table
 ``example_runs``) and translator findings (:mod:`kb.check`). Each of those may not exist yet in
 a given checkout; the site then shows what it has (a group per ruling, no examples, ...) rather
 than failing, so every part can land on its own. Everything is sorted so the same corpus gives
 the same pages byte for byte.
+
+:func:`load` gathers everything (a full build). An incremental build (:mod:`kb.site.changes`)
+loads only some groups and cards: :class:`SiteData` then still knows every card (a small
+table), every group's place in the site's order and the corpus-wide figures (:class:`Summary`),
+but holds the members of the groups it loaded only, and of others only their *face* (the first
+member in each language: all that pages other than a group's own show of it).
 """
 
 from __future__ import annotations
@@ -22,28 +28,65 @@ from kb.site.paths import rule_slug, slug
 
 
 @dataclass
+class Summary:
+    """Corpus-wide figures and lists, small enough to read whole on every build."""
+
+    languages: list[str]  # languages with rulings: LANGUAGES' order, then others sorted
+    counts: dict  # what the home page counts
+    group_ids: set[str]
+
+
+@dataclass
 class SiteData:
-    rulings: list[dict]
-    cards: dict[str, dict]  # card id -> {id, name, lang, slug, identity, rulings}
-    groups: list[dict]  # {id, slug, rules, members, examples, findings}
-    rules: dict[str, dict]  # number -> {number, slug, title, summary, history, groups, examples}
+    rulings: list[dict]  # the loaded rulings (all of them after load())
+    cards: dict[str, dict]  # every card id -> {id, name, lang, slug, identity, rulings (if loaded)}
+    groups: list[dict]  # loaded groups, site order: {id, slug, rules, members, examples, findings}
+    rules: dict[str, dict]  # number -> {number, slug, title, summary, history, group_ids,
+    #                                    groups (those loaded), examples}
+    summary: Summary
     concepts: list[dict] = field(default_factory=list)
     findings: list[dict] | None = None  # None: the checks are not available in this checkout
     examples_available: bool = False
     glossary_available: bool = False
+    #: Every group id in the site's order (default: the loaded groups', i.e. all of them).
+    group_order: list[str] | None = None
+    #: ruling id -> group id for loaded rulings that are not among their group's loaded members.
+    ruling_groups: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def languages(self) -> list[str]:
+        return self.summary.languages
+
+    def group(self, group_id: str) -> dict:
+        return self._groups[group_id]
+
+    def group_id_of(self, ruling_id: str) -> str | None:
+        return self._group_of.get(ruling_id) or self.ruling_groups.get(ruling_id)
 
     def group_of(self, ruling_id: str) -> dict | None:
-        return self._group_of.get(ruling_id)
+        group_id = self.group_id_of(ruling_id)
+        return self._groups.get(group_id) if group_id is not None else None
 
     def identity_cards(self, card: dict) -> list[dict]:
         """The card's names in every language (itself included), in language order."""
         return self._identities.get(card["identity"], [card])
 
+    def cards_in(self, lang: str) -> list[dict]:
+        """Every card of language ``lang``, by id (the order of the language's listing)."""
+        return self._by_lang.get(lang, [])
+
     def __post_init__(self):
-        self._group_of = {m["id"]: g for g in self.groups for m in g["members"]}
+        if self.group_order is None:
+            self.group_order = [g["id"] for g in self.groups]
+        self._groups = {g["id"]: g for g in self.groups}
+        self._group_of = {m["id"]: g["id"] for g in self.groups if not g.get("face_only")
+                          for m in g["members"]}
         self._identities: dict[str, list[dict]] = {}
         for card in sorted(self.cards.values(), key=_card_order):
             self._identities.setdefault(card["identity"], []).append(card)
+        self._by_lang: dict[str, list[dict]] = {}
+        for card in self.cards.values():
+            self._by_lang.setdefault(card["lang"], []).append(card)
 
 
 def _optional(module: str):
@@ -61,47 +104,196 @@ def _card_order(card: dict) -> tuple:
     return (LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES), lang, card["name"])
 
 
-def _ruling_order(row: dict) -> tuple:
+def ruling_order(row: dict) -> tuple:
+    """A ruling's place: its language (LANGUAGES' order), card name, file, position."""
     lang = row["lang"]
     return (LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES), row["card"],
             row["source"], row["position"])
 
 
-def load(db) -> SiteData:
+def group_order_key(group: dict) -> tuple:
+    """A group's place in the site: its first member's place, then its id."""
+    return (ruling_order(group["members"][0]) if group["members"] else (), group["id"])
+
+
+_RULINGS = "SELECT r.*, c.name AS card FROM rulings r JOIN cards c ON c.id = r.card_id"
+
+
+@dataclass
+class Corpus:
+    """What every build reads whole (small tables): figures, cards, rule links, example runs,
+    findings, the glossary."""
+
+    summary: Summary
+    cards: dict[str, dict]  # every card, rulings not attached
+    rules_of: dict[str, list[str]]  # group id -> its rule numbers
+    examples: list[dict]
+    findings: list[dict] | None
+    examples_available: bool
+    concepts: list[dict] | None
+
+    def examples_of(self, group_id: str) -> list[dict]:
+        return self._examples.get(group_id, [])
+
+    def findings_of(self, group_id: str) -> list[dict]:
+        return self._findings.get(group_id, [])
+
+    def __post_init__(self):
+        self._examples: dict[str, list] = {}
+        for run in self.examples:
+            self._examples.setdefault(str(run.get("group")), []).append(run)
+        self._findings: dict[str, list] = {}
+        for finding in self.findings or []:
+            self._findings.setdefault(finding.get("group"), []).append(finding)
+
+
+def read_corpus(db) -> Corpus:
+    return Corpus(summary=summary(db), cards=load_cards(db), rules_of=group_rules(db),
+                  examples=load_examples(db), findings=load_findings(db),
+                  examples_available="example_runs" in db.table_names(), concepts=_concepts())
+
+
+def load(db, corpus: Corpus | None = None) -> SiteData:
     """Gather everything the pages need from the store ``db`` and the other stages."""
-    rulings = sorted(store.rulings(db), key=_ruling_order)
+    corpus = corpus or read_corpus(db)
+    rulings = sorted(store.rulings(db), key=ruling_order)
     by_id = {r["id"]: r for r in rulings}
-    cards = _cards(db, rulings)
-    groups = _groups(db, rulings, by_id)
-    examples = _examples(db)
+    attach_rulings(corpus.cards, rulings)
+    tables = set(db.table_names())
+    if {"groups", "memberships"} <= tables:
+        members: dict[str, list[dict]] = {}
+        for ruling_id, group_id in db.execute("SELECT ruling_id, group_id FROM memberships"):
+            if ruling_id in by_id:
+                members.setdefault(group_id, []).append(by_id[ruling_id])
+        raw = [(group_id, members.get(group_id, []))
+               for (group_id,) in db.execute("SELECT id FROM groups")]
+    else:
+        # Before alignment: every ruling is its own group, keyed by its content-derived id.
+        raw = [(r["id"], [r]) for r in rulings]
+    return assemble(corpus, rulings, raw)
+
+
+def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict]]],
+             group_order: list[str] | None = None, face_only: set[str] = frozenset(),
+             ruling_groups: dict[str, str] | None = None) -> SiteData:
+    """SiteData of these groups (``raw``: (id, members)), with their rules, examples and
+    findings; ``face_only``: groups whose members are only their first in each language;
+    ``group_order``: every group id in the site's order (default: these groups')."""
+    groups = [new_group(group_id, members, corpus.rules_of.get(group_id, []),
+                        group_id in face_only) for group_id, members in raw]
+    groups.sort(key=group_order_key)
     for group in groups:
-        group["examples"] = [run for run in examples if str(run.get("group")) == group["id"]]
-    rules = _rules(groups, examples)
-    concepts = _concepts()
-    findings = _findings(db)
-    if findings is not None:
-        per_group: dict[str, list] = {}
-        for finding in findings:
-            per_group.setdefault(finding.get("group"), []).append(finding)
-        for group in groups:
-            group["findings"] = per_group.get(group["id"], [])
-    return SiteData(rulings=rulings, cards=cards, groups=groups, rules=rules,
-                    concepts=concepts or [], findings=findings,
-                    examples_available="example_runs" in db.table_names(),
-                    glossary_available=concepts is not None)
+        group["examples"] = corpus.examples_of(group["id"])
+        group["findings"] = corpus.findings_of(group["id"])
+    order = group_order or [g["id"] for g in groups]
+    rules = rule_table(corpus, order)
+    for group in groups:
+        for number in group["rules"]:
+            rules[number]["groups"].append(group)
+    for rule in rules.values():  # in the site's order, as their ids
+        if len(rule["groups"]) > 1:
+            place = {g: n for n, g in enumerate(rule["group_ids"])}
+            rule["groups"].sort(key=lambda g: place[g["id"]])
+    return SiteData(rulings=rulings, cards=corpus.cards, groups=groups, rules=rules,
+                    summary=corpus.summary, concepts=corpus.concepts or [],
+                    findings=corpus.findings, examples_available=corpus.examples_available,
+                    glossary_available=corpus.concepts is not None, group_order=order,
+                    ruling_groups=ruling_groups or {})
 
 
-def _cards(db, rulings: list[dict]) -> dict[str, dict]:
+def new_group(group_id, members: list[dict], rules: list[str], face_only: bool = False) -> dict:
+    group = {"id": str(group_id), "slug": slug(str(group_id)),
+             "rules": sorted(rules, key=_rule_key), "members": sorted(members, key=ruling_order),
+             "examples": [], "findings": []}
+    if face_only:
+        group["face_only"] = True
+    return group
+
+
+def load_cards(db) -> dict[str, dict]:
+    """Every card (its rulings not attached), by id, with its identity."""
     cards = {}
     for row in db.query("SELECT id, name, lang FROM cards ORDER BY id"):
         cards[row["id"]] = {**dict(row), "slug": slug(row["id"]), "identity": row["id"],
                             "rulings": []}
-    for ruling in rulings:
-        cards[ruling["card_id"]]["rulings"].append(ruling)
     for card_id, identity in _identities(db).items():
         if card_id in cards:
             cards[card_id]["identity"] = identity
     return cards
+
+
+def attach_rulings(cards: dict[str, dict], rulings: list[dict]) -> None:
+    """Give each card its rulings (``rulings`` in the site's order)."""
+    for ruling in rulings:
+        cards[ruling["card_id"]]["rulings"].append(ruling)
+
+
+def detach_rulings(cards: dict[str, dict]) -> None:
+    for card in cards.values():
+        if card["rulings"]:
+            card["rulings"] = []
+
+
+def rulings_where(db, column: str, values) -> list[dict]:
+    """The rulings (rows as :func:`kb.store.rulings` gives them) whose ``column`` (of table
+    ``rulings``) is one of ``values``, in the site's order."""
+    found = []
+    for chunk in store.chunks(sorted(set(values))):
+        found += [dict(row) for row in db.query(
+            f"{_RULINGS} WHERE r.[{column}] IN ({', '.join('?' * len(chunk))})", chunk)]
+    return sorted(found, key=ruling_order)
+
+
+def members_light(db, order: list[str]) -> list[list[dict]]:
+    """Every group's members (in ``order``; each in the site's order) as rows of what the
+    search index shows of them only: lang, card, text, source, position, line."""
+    members: dict[str, list[dict]] = {g: [] for g in order}
+    for row in db.query("SELECT m.group_id, r.lang, c.name AS card, r.text, r.source, "
+                        "r.position, r.line FROM memberships m JOIN rulings r "
+                        "ON r.id = m.ruling_id JOIN cards c ON c.id = r.card_id"):
+        group = members.get(row.pop("group_id"))
+        if group is not None:
+            group.append(row)
+    return [sorted(members[g], key=ruling_order) for g in order]
+
+
+def memberships(db, column: str, values) -> dict[str, str]:
+    """{ruling id: group id} of the memberships whose ``column`` is one of ``values``."""
+    out = {}
+    if "memberships" not in db.table_names():
+        return out
+    for chunk in store.chunks(sorted(set(values))):
+        out.update(db.execute(f"SELECT ruling_id, group_id FROM memberships WHERE [{column}] IN "
+                              f"({', '.join('?' * len(chunk))})", chunk).fetchall())
+    return out
+
+
+def summary(db) -> Summary:
+    """The corpus-wide figures, read with a few queries whatever the corpus' size."""
+    found = {lang for (lang,) in db.execute("SELECT DISTINCT lang FROM rulings")}
+    languages = [code for code in LANGUAGES if code in found] + sorted(found - set(LANGUAGES))
+    tables = set(db.table_names())
+    aligned = {"groups", "memberships"} <= tables
+    group_ids = ({g for (g,) in db.execute("SELECT id FROM groups")} if aligned
+                 else {r for (r,) in db.execute("SELECT id FROM rulings")})
+    per_lang: dict[str, dict] = {}
+    for lang, n in db.execute("SELECT lang, COUNT(*) FROM cards GROUP BY lang"):
+        per_lang[lang] = {"cards": n, "rulings": 0}
+    for lang, n in db.execute("SELECT c.lang, COUNT(*) FROM rulings r JOIN cards c "
+                              "ON c.id = r.card_id GROUP BY c.lang"):
+        per_lang[lang]["rulings"] = n
+    linked = 0
+    if aligned and "group_rules" in tables:
+        linked = db.execute("SELECT COUNT(DISTINCT rule) FROM group_rules WHERE group_id IN "
+                            "(SELECT id FROM groups)").fetchone()[0]
+    runs = [run for run in load_examples(db) if str(run.get("group")) in group_ids]
+    counts = {"rulings": db.execute("SELECT COUNT(*) FROM rulings").fetchone()[0],
+              "groups": len(group_ids),
+              "cards": db.execute("SELECT COUNT(*) FROM cards").fetchone()[0],
+              "rules": linked, "examples": len(runs),
+              "examples_passed": sum(1 for run in runs if run.get("status") == "passed"),
+              "per_lang": dict(sorted(per_lang.items()))}
+    return Summary(languages=languages, counts=counts, group_ids=group_ids)
 
 
 def _identities(db) -> dict[str, str]:
@@ -118,38 +310,14 @@ def _identities(db) -> dict[str, str]:
             for row in db.query(f"SELECT [{card_col}], [{ident_col}] FROM card_identities")}
 
 
-def _groups(db, rulings: list[dict], by_id: dict[str, dict]) -> list[dict]:
-    tables = set(db.table_names())
-    if {"groups", "memberships"} <= tables:
-        raw = _stored_groups(db, by_id, tables)
-    else:
-        # Before alignment: every ruling is its own group, keyed by its content-derived id.
-        raw = [{"id": r["id"], "rules": [], "members": [r]} for r in rulings]
-    groups = []
-    for group in raw:
-        members = sorted(group["members"], key=_ruling_order)
-        groups.append({"id": str(group["id"]), "slug": slug(str(group["id"])),
-                       "rules": sorted(group.get("rules") or [], key=_rule_key),
-                       "members": members, "examples": [], "findings": []})
-    groups.sort(key=lambda g: (_ruling_order(g["members"][0]) if g["members"] else (), g["id"]))
-    return groups
-
-
-def _stored_groups(db, by_id: dict[str, dict], tables: set[str]) -> list[dict]:
-    """The alignment's groups (table ``groups``), members as the store's ruling rows (the very
-    dicts of ``SiteData.rulings``: pages show nothing of the alignment's evidence, and a
-    ruling printed on many cards is then held once)."""
+def group_rules(db) -> dict[str, list[str]]:
+    """{group id: its rule numbers} (every linked group)."""
     rules: dict[str, list[str]] = {}
-    if "group_rules" in tables:
+    if "group_rules" in db.table_names():
         for group_id, rule in db.execute(
                 "SELECT group_id, rule FROM group_rules ORDER BY group_id, rank"):
             rules.setdefault(group_id, []).append(rule)
-    members: dict[str, list[dict]] = {}
-    for ruling_id, group_id in db.execute("SELECT ruling_id, group_id FROM memberships"):
-        if ruling_id in by_id:
-            members.setdefault(group_id, []).append(by_id[ruling_id])
-    return [{"id": group_id, "rules": rules.get(group_id, []), "members": members.get(group_id, [])}
-            for (group_id,) in db.execute("SELECT id FROM groups")]
+    return rules
 
 
 def _rule_key(number: str) -> tuple:
@@ -159,7 +327,7 @@ def _rule_key(number: str) -> tuple:
                  for part in re.split(r"[.\s]+", str(number)) if part)
 
 
-def _examples(db) -> list[dict]:
+def load_examples(db) -> list[dict]:
     """Every stored example run, JSON columns decoded, by id."""
     if "example_runs" not in db.table_names():
         return []
@@ -176,16 +344,18 @@ def _examples(db) -> list[dict]:
     return runs
 
 
-def _rules(groups: list[dict], examples: list[dict]) -> dict[str, dict]:
+def rule_table(corpus: Corpus, order: list[str]) -> dict[str, dict]:
+    """Every rule (the registry's and any a group links to), by number, with the ids of its
+    groups in the site's order (``order``) and its example runs; no group attached yet."""
     registry = _optional("kb.core.registry")
     known = getattr(registry, "RULES", {}) if registry else {}
     rules: dict[str, dict] = {}
     for number, rule in known.items():
         rules[str(number)] = _rule(str(number), rule)
-    for group in groups:
-        for number in group["rules"]:
-            rules.setdefault(str(number), _rule(str(number), None))["groups"].append(group)
-    for run in examples:  # a rule's examples: those of its rulings and its own
+    for group_id in order:
+        for number in sorted(corpus.rules_of.get(group_id, []), key=_rule_key):
+            rules.setdefault(str(number), _rule(str(number), None))["group_ids"].append(group_id)
+    for run in corpus.examples:  # a rule's examples: those of its rulings and its own
         for number in run.get("rules") or []:
             if str(number) in rules:
                 rules[str(number)]["examples"].append(run)
@@ -195,7 +365,8 @@ def _rules(groups: list[dict], examples: list[dict]) -> dict[str, dict]:
 def _rule(number: str, rule) -> dict:
     return {"number": number, "slug": rule_slug(number),
             "title": getattr(rule, "title", "") or "", "summary": getattr(rule, "summary", "") or "",
-            "history": tuple(getattr(rule, "history", ()) or ()), "groups": [], "examples": []}
+            "history": tuple(getattr(rule, "history", ()) or ()), "group_ids": [], "groups": [],
+            "examples": []}
 
 
 def number_on(number: str, date_iso: str) -> str:
@@ -224,7 +395,7 @@ def _concepts() -> list[dict] | None:
     return sorted(concepts, key=lambda c: c["id"])
 
 
-def _findings(db) -> list[dict] | None:
+def load_findings(db) -> list[dict] | None:
     """The translator findings the check stage stored (accepted ones left out); None before."""
     check = _optional("kb.check")
     if check is None or "findings" not in db.table_names():

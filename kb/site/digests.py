@@ -7,23 +7,31 @@ it), so one digest serves the six trees. What is not data (templates, catalogs, 
 registry, the glossary, code) is fixed by the build key: a previous build is only reused when
 that key matches (:mod:`kb.incremental`).
 
-Keep this module in step with the templates: each ``_view`` lists exactly the fields its
-template shows. tests/test_incremental.py and tests/site/test_digests.py compare incremental
-builds with full ones byte for byte.
+Pages that list many items (a language's listing, the coverage report, a rule's rulings) are
+hashed from their items' digests: a group's *face* (what other pages show of it, :func:`face`)
+and a card's *listing* (what a language's listing shows of it, :func:`listing`). Those are kept
+in the store (tables ``site_groups``, ``site_cards``) with each group's place in the site's
+order and its first member in each language, so an incremental build digests the long pages
+without loading the groups and cards that did not change.
+
+Keep this module in step with the templates: each view lists exactly the fields its template
+shows. tests/test_incremental.py compares incremental builds with full ones byte for byte.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 from kb.languages import UI_LANGUAGES
 from kb.site import pages as site_pages
-from kb.site.data import SiteData
-from kb.site.files import previous_rows, replace_table
+from kb.site.data import SiteData, group_order_key
+from kb.site.files import replace_table
+from kb.site.paths import slug
 
-TABLE = "site_pages"
+PAGES = "site_pages"
+GROUPS = "site_groups"
+CARDS = "site_cards"
 #: What _examples.html shows of a run (not its run time, which changes every build).
 _RUN_FIELDS = ("id", "title", "status", "failure", "initial", "steps", "rules")
 _MEMBER_FIELDS = ("id", "lang", "position", "line", "text", "card_id", "card", "date", "source")
@@ -34,67 +42,97 @@ def _hash(view) -> str:
     return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _members(site: SiteData) -> dict[str, str]:
-    """{ruling id: digest of what pages show of it}: a text shows on its card's page, its
-    group's page and its language's listing, and is hashed once for all three."""
-    return {r["id"]: _hash([r.get(name) for name in _MEMBER_FIELDS]) for r in site.rulings}
+def member(ruling: dict) -> str:
+    """What pages show of one ruling text (its card's page, its group's, its listing)."""
+    return _hash([ruling.get(name) for name in _MEMBER_FIELDS])
 
 
-def page_digests(site: SiteData, counts: dict) -> dict[str, str]:
-    """{page key: digest} for every page of a UI tree (the same keys in every tree)."""
-    faces = {group["id"]: _face(group) for group in site.groups}
-    member = _members(site)
-    examples = _Examples(site)
-    present = site_pages.present(site)
-    out = {
-        "index.html": _hash(["home", counts, present, _few_cards(site, counts, present)]),
-        "rules.html": _hash(["rules", [[r["number"], r["slug"], r["title"], len(r["groups"])]
-                                       for r in site.rules.values()]]),
-        "glossary.html": _hash(["glossary", site.concepts, site.glossary_available]),
-    }
-    chunks = site_pages.parts(site.groups, site_pages.REPORT_PAGE_GROUPS)
-    keys = site_pages.part_keys("consistency", len(chunks))
-    for (number, key), chunk in zip(keys, chunks):
-        out[key] = _hash(["consistency", present, number, keys, [faces[g["id"]] for g in chunk],
-                          site.findings if number == 1 else None])  # findings: on the first
-    for code in present:
-        chunks = site_pages.parts([c for c in site.cards.values() if c["lang"] == code],
-                                  site_pages.LANG_PAGE_CARDS)
-        keys = site_pages.part_keys(f"lang/{code}", len(chunks))
-        for (number, key), chunk in zip(keys, chunks):
-            out[key] = _hash(["lang", code, number, keys, [
-                [card["id"], card["name"], card["lang"], card["slug"],
-                 [[member[r["id"]], site.group_of(r["id"])["slug"]] for r in card["rulings"]]]
-                for card in chunk]])
-    for card in site.cards.values():
-        out[f"card/{card['slug']}.html"] = _hash([
-            "card", card["id"], card["name"], card["lang"],
-            [[c["id"], c["name"], c["lang"], c["slug"]] for c in site.identity_cards(card)],
-            [[member[r["id"]], faces[site.group_of(r["id"])["id"]]] for r in card["rulings"]]])
-    for group in site.groups:
-        out[f"ruling/{group['slug']}.html"] = _hash([
-            "ruling", group["slug"], [member[m["id"]] for m in group["members"]],
-            [[n, site.rules[n]["slug"], site.rules[n]["title"]] for n in group["rules"]],
-            examples.view(group["examples"]), group["findings"], site.findings is None])
-    for rule in site.rules.values():
-        out[f"rule/{rule['slug']}.html"] = _hash([
-            "rule", rule["number"], rule["slug"], rule["title"], rule["summary"],
-            rule["history"], [faces[g["id"]] for g in rule["groups"]],
-            examples.view(rule["examples"])])
+def face(group: dict) -> str:
+    """What pages other than its own show of a group: its link, its lead text in each UI
+    language (or its first member) with its anchor, and which languages it has."""
+    first: dict[str, dict] = {}
+    for ruling in group["members"]:
+        first.setdefault(ruling["lang"], ruling)
+    return _hash([group["slug"], [_lead(first.get(ui)) for ui in UI_LANGUAGES],
+                  _lead(group["members"][0] if group["members"] else None), sorted(first)])
+
+
+def _lead(ruling: dict | None):
+    return None if ruling is None else [ruling[k] for k in ("lang", "text", "position", "line")]
+
+
+def leads(group: dict) -> list[str]:
+    """The ids of the group's first member in each language: all its face shows."""
+    seen, out = set(), []
+    for ruling in group["members"]:
+        if ruling["lang"] not in seen:
+            seen.add(ruling["lang"])
+            out.append(ruling["id"])
     return out
 
 
-def _face(group: dict) -> str:
-    """What pages other than its own show of a group: its link, its lead text in each UI
-    language (or its first member) with its anchor, and which languages it has."""
-    return _hash([group["slug"],
-                  [_lead(site_pages.in_reader_lang(group, ui)) for ui in UI_LANGUAGES],
-                  _lead(group["members"][0] if group["members"] else None),
-                  sorted({m["lang"] for m in group["members"]})])
+def listing(site: SiteData, card: dict) -> str:
+    """What a language's listing shows of a card (its rulings must be loaded)."""
+    return _hash([card["id"], card["name"], card["lang"], card["slug"],
+                  [[member(r), slug(site.group_id_of(r["id"]))] for r in card["rulings"]]])
 
 
-def _lead(member: dict | None):
-    return None if member is None else [member[k] for k in ("lang", "text", "position", "line")]
+def card_page(site: SiteData, card: dict, faces) -> str:
+    return _hash([
+        "card", card["id"], card["name"], card["lang"],
+        [[c["id"], c["name"], c["lang"], c["slug"]] for c in site.identity_cards(card)],
+        [[member(r), faces[site.group_id_of(r["id"])]] for r in card["rulings"]]])
+
+
+def ruling_page(site: SiteData, group: dict) -> str:
+    rules = site.rules
+    return _hash([
+        "ruling", group["slug"], [member(m) for m in group["members"]],
+        [[n, rules[n]["slug"], rules[n]["title"]] for n in group["rules"]],
+        _examples(site.rules, site.examples_available, group["examples"]), group["findings"], site.findings is None])
+
+
+def extras(corpus, rules: dict, group_id: str) -> str:
+    """What a group's page shows besides its members: its findings and examples (which may
+    change when another group changed: a text entered twice on a card, an example's key)."""
+    return _hash([corpus.findings_of(group_id),
+                  _examples(rules, corpus.examples_available, corpus.examples_of(group_id))])
+
+
+def group_row(group: dict, extra: str) -> tuple:
+    """The ``site_groups`` row of a (fully loaded) group; ``extra``: its :func:`extras`."""
+    return (group["id"], face(group), json.dumps(group_order_key(group), ensure_ascii=False),
+            json.dumps(leads(group)), extra)
+
+
+def shared_pages(site: SiteData, counts: dict, faces, listings) -> dict[str, str]:
+    """{key: digest} of the pages built from many items: home, rules, glossary, the coverage
+    report's and the languages' parts, every rule page. ``faces``: group id -> face digest,
+    ``listings``: card id -> listing digest (every group's and card's)."""
+    present = site_pages.present(site)
+    findings = _hash(site.findings)
+    out = {
+        "index.html": _hash(["home", counts, present, _few_cards(site, counts, present)]),
+        "rules.html": _hash(["rules", [[r["number"], r["slug"], r["title"], len(r["group_ids"])]
+                                       for r in site.rules.values()]]),
+        "glossary.html": _hash(["glossary", site.concepts, site.glossary_available]),
+    }
+    chunks = site_pages.parts(site.group_order, site_pages.REPORT_PAGE_GROUPS)
+    keys = site_pages.part_keys("consistency", len(chunks))
+    for (number, key), chunk in zip(keys, chunks):
+        out[key] = _hash(["consistency", present, number, keys, [faces[g] for g in chunk],
+                          findings if number == 1 else None])  # findings: on the first
+    for code in present:
+        chunks = site_pages.parts(site.cards_in(code), site_pages.LANG_PAGE_CARDS)
+        keys = site_pages.part_keys(f"lang/{code}", len(chunks))
+        for (number, key), chunk in zip(keys, chunks):
+            out[key] = _hash(["lang", code, number, keys, [listings[c["id"]] for c in chunk]])
+    for rule in site.rules.values():
+        out[f"rule/{rule['slug']}.html"] = _hash([
+            "rule", rule["number"], rule["slug"], rule["title"], rule["summary"],
+            rule["history"], [faces[g] for g in rule["group_ids"]],
+            _examples(site.rules, site.examples_available, rule["examples"])])
+    return out
 
 
 def _few_cards(site: SiteData, counts: dict, present: list[str]) -> list:
@@ -103,29 +141,35 @@ def _few_cards(site: SiteData, counts: dict, present: list[str]) -> list:
     for code in present:
         entry = counts["per_lang"].get(code, {"cards": 0})
         if entry["cards"] <= site_pages.FEW_CARDS:
-            few.append([code, [[c["slug"], c["name"]] for c in site.cards.values()
-                               if c["lang"] == code]])
+            few.append([code, [[c["slug"], c["name"]] for c in site.cards_in(code)]])
     return few
 
 
-class _Examples:
+def _examples(rules: dict, available: bool, runs: list[dict]) -> list:
     """Example runs as pages show them: the run, and which of its rules have a page."""
-
-    def __init__(self, site: SiteData):
-        self.rules = site.rules
-        self.available = site.examples_available
-
-    def view(self, runs: list[dict]) -> list:
-        return [self.available, [[{k: run.get(k) for k in _RUN_FIELDS},
-                                  [[n, n in self.rules and self.rules[n]["slug"]]
-                                   for n in run.get("rules") or []]] for run in runs]]
+    return [available,
+            [[{k: run.get(k) for k in _RUN_FIELDS},
+              [[n, n in rules and rules[n]["slug"]] for n in run.get("rules") or []]]
+             for run in runs]]
 
 
-def previous(build: Path | None) -> dict[str, str]:
-    """The digests the previous build folder ``build`` stored ({} if none)."""
-    return dict(previous_rows(build, f"SELECT page, digest FROM {TABLE}"))
+# -- the store's tables -----------------------------------------------------------------------
+
+def stored(db, table: str) -> dict[str, tuple]:
+    """{key: the rest of its row} of one of this module's tables ({} if it is not there)."""
+    if table not in db.table_names():
+        return {}
+    return {row[0]: tuple(row[1:]) for row in db.execute(f"SELECT * FROM {table}")}
 
 
-def store(db, digests: dict[str, str]) -> None:
-    """Keep this build's digests in its store for the next build to compare with."""
-    replace_table(db, TABLE, "page TEXT PRIMARY KEY, digest TEXT NOT NULL", sorted(digests.items()))
+def store(db, pages: dict[str, str], groups: list[tuple], cards: list[tuple],
+          held: dict | None = None) -> None:
+    """Keep this build's digests in its store for the next build to compare with; ``held``:
+    {table: {key: row}} of what the store's tables hold now (see :func:`replace_table`)."""
+    held = held or {}
+    replace_table(db, PAGES, "page TEXT PRIMARY KEY, digest TEXT NOT NULL", sorted(pages.items()),
+                  held.get(PAGES))
+    replace_table(db, GROUPS, "id TEXT PRIMARY KEY, face TEXT NOT NULL, sort TEXT NOT NULL, "
+                  "leads TEXT NOT NULL, extras TEXT NOT NULL", sorted(groups), held.get(GROUPS))
+    replace_table(db, CARDS, "id TEXT PRIMARY KEY, listing TEXT NOT NULL", sorted(cards),
+                  held.get(CARDS))

@@ -2,10 +2,12 @@
 
 The dump is ``{"groups": [...]}`` indented by two (:func:`kb.export.to_json`). Python's indenting
 encoder is pure Python and most of the dump's cost, so each group is written as its own piece
-(exactly the bytes the whole-document encoder gives it at that depth) and remembered by the
-digest of its compact encoding (the C encoder: the same content gives the same digest). A later
-build copies the pieces whose digest it finds in the previous build's table ``site_dump`` from
-the previous file instead of encoding them again.
+(exactly the bytes the whole-document encoder gives it at that depth) and remembered, with the
+digest of its compact encoding (the C encoder: the same content gives the same digest), in
+table ``site_dump``. A later build copies the pieces whose digest it finds there from the
+previous file instead of encoding them again. An incremental build that knows which groups
+changed (``changed``) does not even read the others: groups are in the order of their ids
+(:func:`kb.align.group_order`), so each unchanged group's bytes are copied as they were.
 """
 
 from __future__ import annotations
@@ -14,62 +16,162 @@ import hashlib
 import json
 from pathlib import Path
 
-from kb import export
+from kb import align, example_runs, export, store as kb_store
+from kb.store import chunks
 from kb.site.files import previous_rows, replace_table
 
 TABLE = "site_dump"
 _NESTING = "\n    "  # a group sits two levels deep: {"groups": [ group, ... ]}
 
 
-def write(db, path: Path, previous: Path | None = None) -> dict:
+def write(db, path: Path, previous: Path | None = None, changed: set[str] | None = None) -> dict:
     """Write the dump of ``db`` to ``path``; ``previous``: an earlier build folder whose
-    ``site/data/rulings.json`` and store may give unchanged pieces. Returns figures."""
-    pieces, figures = encode(db, path, previous)
+    ``site/data/rulings.json`` and store may give unchanged pieces; ``changed``: the groups
+    that may differ from it (None: any). Returns figures."""
+    pieces, figures = encode(db, path, previous, changed)
     store(db, pieces)
     return figures
 
 
-def encode(db, path: Path, previous: Path | None = None) -> tuple[dict, dict]:
+def encode(db, path: Path, previous: Path | None = None,
+           changed: set[str] | None = None) -> tuple[list, dict]:
     """Write the dump file only: (its pieces for :func:`store`, figures). Reads ``db`` only,
     so another process may do it on its own connection."""
     before = _previous_pieces(previous) if previous else {}
+    if "groups" not in db.table_names():
+        groups, count = export.groups(db), None
+    else:
+        ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=_order)
+        if changed is not None and before:
+            stale = set(changed) | _differing(db, previous) | {g for g in ids if g not in before}
+        else:
+            stale = set(ids)
+        groups, count = _groups(db, ids, stale), len(ids)
+    by_digest = {digest: (offset, length) for digest, offset, length in before.values()}
     old = open(previous / "site" / "data" / "rulings.json", "rb") if before else None
-    pieces, reused = {}, 0
+    pieces, reused = [], 0
     try:
         with open(path, "wb") as handle:
-            groups = export.groups(db)
-            handle.write(b'{\n  "groups": [' + (b"\n    " if groups else b""))
+            handle.write(b'{\n  "groups": [' + (b"\n    " if count or (count is None and groups)
+                                                 else b""))
             for number, group in enumerate(groups):
                 if number:
                     handle.write(b",\n    ")
-                digest = hashlib.sha256(json.dumps(group, ensure_ascii=False).encode(
-                    "utf-8", "surrogatepass")).hexdigest()
                 piece = None
-                if digest in before:
-                    offset, length = before[digest]
-                    old.seek(offset)
-                    piece = old.read(length)
+                if isinstance(group, str):  # unchanged: its piece as it was
+                    group_id, (digest, offset, length) = group, before[group]
+                    piece = _read(old, offset, length)
+                    group = None if piece is not None else _export(db, [group_id])[0]
+                if group is not None:
+                    group_id = group["id"]
+                    digest = hashlib.sha256(json.dumps(group, ensure_ascii=False).encode(
+                        "utf-8", "surrogatepass")).hexdigest()
+                    piece = _read(old, *by_digest[digest]) if digest in by_digest else None
+                    if piece is None:
+                        piece = json.dumps(group, ensure_ascii=False, indent=2).replace(
+                            "\n", _NESTING).encode("utf-8", "surrogatepass")
+                if piece is not None and (group is None or digest in by_digest):
                     reused += 1
-                if piece is None or len(piece) != length:
-                    piece = json.dumps(group, ensure_ascii=False, indent=2).replace(
-                        "\n", _NESTING).encode("utf-8", "surrogatepass")
-                pieces[digest] = (handle.tell(), len(piece))
+                pieces.append((group_id, digest, handle.tell(), len(piece)))
                 handle.write(piece)
-            handle.write(b"\n  ]\n}\n" if groups else b"]\n}\n")
+            handle.write(b"\n  ]\n}\n" if pieces else b"]\n}\n")
     finally:
         if old:
             old.close()
     return pieces, {"dump_groups": len(pieces), "dump_reused": reused}
 
 
-def _previous_pieces(previous: Path) -> dict[str, tuple[int, int]]:
+def _groups(db, ids: list[str], stale: set[str], batch: int = 500):
+    """The groups ``ids`` in order: an export dict for those in ``stale`` (read a batch at a
+    time, so that a full dump never holds the whole store), the id for the others."""
+    for start in range(0, len(ids), batch):
+        chunk = ids[start:start + batch]
+        fresh = {g["id"]: g for g in _export(db, [g for g in chunk if g in stale])}
+        for group_id in chunk:
+            yield fresh.get(group_id, group_id)
+
+
+def _read(old, offset: int, length: int) -> bytes | None:
+    if old is None:
+        return None
+    old.seek(offset)
+    piece = old.read(length)
+    return piece if len(piece) == length else None
+
+
+def _order(group_id: str) -> tuple:
+    return align.group_order(align.Aligned([], (), "", id=group_id))
+
+
+def _export(db, ids: list[str]) -> list[dict]:
+    """:func:`kb.export.groups` of the groups ``ids`` only (reading only their rows)."""
+    if not ids:
+        return []
+    found = [g for chunk in chunks(ids) for g in align.groups(db, chunk)]
+    links: dict[str, list[dict]] = {}
+    linked = "group_rules" in db.table_names()
+    if linked:
+        for chunk in chunks(ids):
+            for row in db.query(f"SELECT * FROM group_rules WHERE group_id IN "
+                                f"({', '.join('?' * len(chunk))}) ORDER BY group_id, rank", chunk):
+                links.setdefault(row["group_id"], []).append(
+                    {"rule": row["rule"], "number_then": row["number_then"],
+                     "evidence": json.loads(row["evidence"] or "{}")})
+    out = []
+    for g in found:
+        reason = None
+        if linked and g["id"] not in links:
+            from kb import link
+
+            reason = link.why_unlinked(tuple(g["signature"]))
+        out.append({"id": g["id"], "rules": g["rules"], "links": links.get(g["id"], []),
+                    "unlinked": reason, "concepts": g["signature"],
+                    "examples": example_runs.examples_for_group(db, g["id"]),
+                    "rulings": [export._ruling(m) for m in g["members"]]})
+    return sorted(out, key=lambda g: _order(g["id"]))
+
+
+#: (table, its group column): the rows a group's piece shows besides its rulings' own rows.
+_ROWS_OF_GROUPS = (("groups", "id"), ("memberships", "group_id"), ("group_rules", "group_id"),
+                   (example_runs.TABLE, '"group"'))
+
+
+def _differing(db, previous: Path) -> set[str]:
+    """Groups whose rows in these tables differ from the previous build's, compared by SQLite
+    itself (an alignment update may rescore members of groups it did not change: their
+    evidence names the runner-up group; an example run may find another group)."""
+    db.conn.commit()  # the second connection must see everything stored so far
+    main = db.execute("PRAGMA database_list").fetchone()[2]
+    found: set[str] = set()
+    with kb_store.read_only(main, rows=False) as conn:
+        conn.execute("ATTACH DATABASE ? AS prev",
+                     [f"{(previous / 'rulings.db').resolve().as_uri()}?mode=ro"])
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+        old = {name for (name,) in conn.execute("SELECT name FROM prev.sqlite_master")}
+        for table, column in _ROWS_OF_GROUPS:
+            if table not in tables:
+                continue
+            if table not in old:
+                found |= {str(g) for (g,) in conn.execute(f"SELECT {column} FROM main.{table}")}
+                continue
+            columns = ", ".join(f"[{c[1]}]" for c in conn.execute(f"PRAGMA main.table_info([{table}])")
+                                if c[1] != "seconds")  # an example's run time is not shown
+            for a, b in (("main", "prev"), ("prev", "main")):
+                found |= {str(g) for (g,) in conn.execute(
+                    f"SELECT {column} FROM (SELECT {columns} FROM {a}.[{table}] EXCEPT "
+                    f"SELECT {columns} FROM {b}.[{table}])")}
+    return found
+
+
+def _previous_pieces(previous: Path) -> dict[str, tuple[str, int, int]]:
+    """{group id: (digest, offset, length)} of the previous build's dump."""
     if not (previous / "site" / "data" / "rulings.json").is_file():
         return {}
-    rows = previous_rows(previous, f"SELECT digest, offset, length FROM {TABLE}")
-    return {digest: (offset, length) for digest, offset, length in rows}
+    rows = previous_rows(previous, f"SELECT id, digest, offset, length FROM {TABLE}")
+    return {group_id: (digest, offset, length) for group_id, digest, offset, length in rows}
 
 
-def store(db, pieces: dict[str, tuple[int, int]]) -> None:
-    """Keep where each piece is, for the next build."""
-    replace_table(db, TABLE, "digest TEXT PRIMARY KEY, offset INTEGER NOT NULL, "
-                  "length INTEGER NOT NULL", sorted((d, o, n) for d, (o, n) in pieces.items()))
+def store(db, pieces: list[tuple[str, str, int, int]]) -> None:
+    """Keep where each group's piece is, for the next build."""
+    replace_table(db, TABLE, "id TEXT PRIMARY KEY, digest TEXT NOT NULL, offset INTEGER NOT NULL, "
+                  "length INTEGER NOT NULL", sorted(pieces))

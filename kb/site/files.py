@@ -25,6 +25,7 @@ class Files:
         self.site, self.digests, self.linked = site, {}, 0
         self.old = previous / "site" if previous else None
         self.before = dict(previous_rows(previous, f"SELECT path, digest FROM {TABLE}"))
+        self.held = {k: (k, v) for k, v in self.before.items()} if previous else None
 
     def write(self, path: Path, text: str) -> None:
         data = text.encode("utf-8", "surrogatepass")
@@ -41,12 +42,25 @@ class Files:
 
     def store(self, db) -> None:
         replace_table(db, TABLE, "path TEXT PRIMARY KEY, digest TEXT NOT NULL",
-                      sorted(self.digests.items()))
+                      sorted(self.digests.items()), self.held)
 
 
-def replace_table(db, table: str, columns: str, rows: list[tuple]) -> None:
-    """(Re)create ``table`` of the store ``db`` with these rows: what the next build compares."""
+def replace_table(db, table: str, columns: str, rows: list[tuple],
+                  held: dict[str, tuple] | None = None) -> None:
+    """(Re)create ``table`` of the store ``db`` with these rows: what the next build compares.
+    ``held``: {first column: row} of what the table holds now (an incremental build's store
+    starts as the previous one): then only the rows that differ are deleted and inserted."""
     with db.conn:
+        if held and table in db.table_names():
+            wanted = {row[0]: tuple(row) for row in rows}
+            gone = [(key,) for key, row in held.items() if wanted.get(key) != tuple(row)]
+            new = [row for key, row in wanted.items() if held.get(key) != row]
+            first = columns.split()[0]
+            db.conn.executemany(f"DELETE FROM {table} WHERE {first} = ?", gone)
+            if new:
+                db.conn.executemany(f"INSERT INTO {table} VALUES "
+                                    f"({', '.join('?' * len(new[0]))})", new)
+            return
         db.execute(f"DROP TABLE IF EXISTS {table}")
         db.execute(f"CREATE TABLE {table} ({columns})")
         if rows:

@@ -17,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from kb.languages import LANGUAGES, UI_LANGUAGES
 from kb.site import i18n
 from kb.site.data import SiteData, number_on
-from kb.site.paths import rel, root_of
+from kb.site.paths import rel, root_of, slug
 
 
 
@@ -136,6 +136,12 @@ def in_reader_lang(group: dict, ui: str) -> dict | None:
 _STEPS: dict = {}
 
 
+def forget() -> None:
+    """Drop what the memos hold (a new build's groups may reuse an earlier build's ids)."""
+    _STEPS.clear()
+    _FIRST_IN.clear()
+
+
 def describe_step(step, ui: str) -> dict:
     """One step of an example run in the reader's language: event, log, state, refused.
     Memoised per build: a run shows on its ruling's page and on each of its rules' pages."""
@@ -164,19 +170,25 @@ def describe_state(state, ui: str) -> list[str]:
     return example_text.describe_state(state, ui) if isinstance(state, dict) else []
 
 
-def pages(site: SiteData) -> list[tuple[str, str, dict]]:
-    """(template, page key, context) for every page of one UI tree."""
+def pages(site: SiteData, only: set[str] | None = None) -> list[tuple[str, str, dict | None]]:
+    """(template, page key, context) for every page of one UI tree; the context only for the
+    keys in ``only`` (default: all): an incremental build loads only what those show."""
+    def wanted(key: str) -> bool:
+        return only is None or key in only
+
     out = [("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
            ("glossary.html", "glossary.html", {})]
-    out += _parted("consistency.html", "consistency", site.groups, REPORT_PAGE_GROUPS, "rows", {})
+    out += _parted("consistency.html", "consistency", site.group_order, REPORT_PAGE_GROUPS,
+                   "rows", {}, wanted, site.group)
     for code in present(site):
-        cards = [card for card in site.cards.values() if card["lang"] == code]
-        out += _parted("lang.html", f"lang/{code}", cards, LANG_PAGE_CARDS, "cards",
-                       {"code": code})
-    out += [("card.html", f"card/{card['slug']}.html", {"card": card})
-            for card in site.cards.values()]
-    out += [("ruling.html", f"ruling/{group['slug']}.html", {"group": group})
-            for group in site.groups]
+        out += _parted("lang.html", f"lang/{code}", site.cards_in(code), LANG_PAGE_CARDS,
+                       "cards", {"code": code}, wanted, None)
+    for card in site.cards.values():
+        key = f"card/{card['slug']}.html"
+        out.append(("card.html", key, {"card": card} if wanted(key) else None))
+    for group_id in site.group_order:
+        key = f"ruling/{slug(group_id)}.html"
+        out.append(("ruling.html", key, {"group": site.group(group_id)} if wanted(key) else None))
     out += [("rule.html", f"rule/{rule['slug']}.html", {"rule": rule})
             for rule in site.rules.values()]
     return out
@@ -192,19 +204,25 @@ def parts(items: list, size: int) -> list[list]:
     return [items[start:start + size] for start in range(0, len(items), size)] or [[]]
 
 
-def _parted(template: str, base: str, items: list, size: int, name: str,
-            context: dict) -> list[tuple[str, str, dict]]:
+def _parted(template: str, base: str, items: list, size: int, name: str, context: dict,
+            wanted, resolve) -> list[tuple[str, str, dict | None]]:
     """A long listing as several pages, each linking to all: a reader gets a page of bounded
-    size, and a change to one item re-renders one page, not the whole listing."""
+    size, and a change to one item re-renders one page, not the whole listing. ``resolve``
+    turns an item (a group id) into what the page shows."""
     chunks = parts(items, size)
     keys = part_keys(base, len(chunks))
-    return [(template, key, {**context, name: chunk, "part": number, "parts": keys})
-            for (number, key), chunk in zip(keys, chunks)]
+    out = []
+    for (number, key), chunk in zip(keys, chunks):
+        if not wanted(key):
+            out.append((template, key, None))
+            continue
+        shown = [resolve(item) for item in chunk] if resolve else chunk
+        out.append((template, key, {**context, name: shown, "part": number, "parts": keys}))
+    return out
 
 
 def present(site: SiteData) -> list[str]:
-    found = {r["lang"] for r in site.rulings}
-    return [code for code in LANGUAGES if code in found] + sorted(found - set(LANGUAGES))
+    return site.languages
 
 
 def render_tree(site: SiteData, ui: str, out: Path, counts: dict,
@@ -212,12 +230,11 @@ def render_tree(site: SiteData, ui: str, out: Path, counts: dict,
     """Write the tree of UI language ``ui`` under ``out``; the English home also at the root.
     ``only``: the page keys to render (default: all)."""
     env = environment(ui)
-    _STEPS.clear()
-    _FIRST_IN.clear()
+    forget()
     common = {"site": site, "counts": counts, "present": present(site), "few_cards": FEW_CARDS}
     written = 0
-    for template, key, context in pages(site):
-        if only is not None and key not in only:
+    for template, key, context in pages(site, only):
+        if context is None or (only is not None and key not in only):
             continue
         _write(env, template, f"{ui}/{key}", ui, key, {**common, **context}, out)
         written += 1

@@ -28,6 +28,8 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 B, K1 = 0.75, 1.2
 SHARD_BYTES = 12_000
 MAX_POSTINGS = 100
@@ -108,39 +110,71 @@ def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None
 
 
 def _postings(docs: list[dict], analyses: "Analyses"):
-    """term -> [(doc, weight)] best first (capped), and form -> sorted term keys."""
-    counts, lengths = [], []
+    """term -> [(doc, weight in thousandths)] best first (capped), and form -> sorted term keys.
+
+    The weights are computed on arrays (numpy), with the very float operations, in the same
+    order, as the scalar formula, so they are the same bits (and round the same)."""
     form_map: dict[str, set[str]] = defaultdict(set)
     # The analysis is word by word, so a document (card name, then text) is analysed as its two
     # parts: a text printed on thousands of cards and a card's name are analysed once each.
-    parts: dict[tuple[str, str], tuple[dict, int]] = {}
+    parts: dict[tuple[str, str], int] = {}
+    terms: dict[str, int] = {}
+    part_terms, part_counts, part_sizes, part_lengths = [], [], [], []
+    doc_parts = np.empty(2 * len(docs), dtype=np.int64)  # card part, text part of each doc
+    slot = 0
     for doc in docs:
-        (card, card_length), (text, text_length) = [
-            parts.get((part, doc["lang"])) or parts.setdefault(
-                (part, doc["lang"]), analyses.get(part, doc["lang"], form_map))
-            for part in (doc["card"], doc["text"])]
-        if card.keys().isdisjoint(text):  # the usual case: a plain (C) merge
-            tf = {**card, **text}
-        else:
-            tf = Counter(card)
-            tf.update(text)
-        counts.append(tf)
-        lengths.append(card_length + text_length)
+        lang = doc["lang"]
+        for text in (doc["card"], doc["text"]):
+            number = parts.get((text, lang))
+            if number is None:
+                number = parts[(text, lang)] = len(part_lengths)
+                tf, length = analyses.get(text, lang, form_map)
+                part_terms += [terms.setdefault(t, len(terms)) for t in tf]
+                part_counts += tf.values()
+                part_sizes.append(len(tf))
+                part_lengths.append(length)
+            doc_parts[slot] = number
+            slot += 1
     del parts
-    average = (sum(lengths) / len(lengths)) if lengths else 1.0
-    df = Counter(term for tf in counts for term in tf)
+    forms = {form: sorted(keys) for form, keys in form_map.items()}
     n = len(docs)
-    idf = {term: math.log(n / (count + 1)) + 1 for term, count in df.items()}
-    postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    for number, tf in enumerate(counts):
-        norm = K1 * ((1 - B) + B * lengths[number] / average)
-        for term, freq in tf.items():
-            postings[term].append((number, idf[term] * (freq * (K1 + 1)) / (freq + norm)))
-    for term, entries in postings.items():
-        entries.sort(key=lambda e: (-e[1], e[0]))
-        del entries[MAX_POSTINGS:]
+    if not n or not terms:
+        return {}, forms
+    names = list(terms)
+    sizes = np.array(part_sizes, dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    # Each document's entries: its card part's, then its text part's (gathered by index).
+    taken = sizes[doc_parts]
+    first = np.repeat(starts[doc_parts] - (np.cumsum(taken) - taken), taken)
+    gather = first + np.arange(int(taken.sum()), dtype=np.int64)
+    doc_of = np.repeat(np.arange(n, dtype=np.int64), taken.reshape(n, 2).sum(axis=1))
+    term_of = np.array(part_terms, dtype=np.int64)[gather]
+    count_of = np.array(part_counts, dtype=np.int64)[gather]
+    # A term both in the card's name and in the text counts once with both counts.
+    keys, where = np.unique(doc_of * len(names) + term_of, return_inverse=True)
+    freq = np.bincount(where, weights=count_of).astype(np.int64)
+    doc_of, term_of = keys // len(names), keys % len(names)
+    lengths = np.array(part_lengths, dtype=np.int64)[doc_parts].reshape(n, 2).sum(axis=1)
+    average = int(lengths.sum()) / n
+    df = np.bincount(term_of, minlength=len(names))
+    idf = np.array([math.log(n / (int(count) + 1)) + 1 for count in df])
+    norm = K1 * ((1 - B) + B * lengths / average)
+    weight = idf[term_of] * (freq * (K1 + 1)) / (freq + norm[doc_of])
+    # Best first within each term (ties: the lower document), the first MAX_POSTINGS kept.
+    order = np.lexsort((doc_of, -weight, term_of))
+    term_sorted = term_of[order]
+    begins = np.searchsorted(term_sorted, np.arange(len(names)))
+    kept = order[np.arange(len(order)) - begins[term_sorted] < MAX_POSTINGS]
+    kept_terms = term_of[kept]
+    bounds = np.searchsorted(kept_terms, np.arange(len(names) + 1))
+    kept_docs = doc_of[kept].tolist()
+    kept_weights = np.rint(weight[kept] * 1000).astype(np.int64).tolist()
+    postings = {}
+    for number, name in enumerate(names):
+        low, high = int(bounds[number]), int(bounds[number + 1])
+        postings[name] = list(zip(kept_docs[low:high], kept_weights[low:high]))
     # Forms without terms (stop words) stay, so the browser knows them and matches nothing.
-    return postings, {form: sorted(keys) for form, keys in form_map.items()}
+    return postings, forms
 
 
 class Analyses:
@@ -198,7 +232,7 @@ def _shards(form_map: dict[str, list[str]], postings: dict,
         for term in form_map[form]:
             if term not in body["p"] and term in postings:
                 # (document, its group, BM25 weight in thousandths), flattened.
-                flat = [v for doc, w in postings[term] for v in (doc, groups[doc], round(w * 1000))]
+                flat = [v for doc, w in postings[term] for v in (doc, groups[doc], w)]
                 body["p"][term] = flat
                 size += len(term) + 16 * len(postings[term])
     return shards

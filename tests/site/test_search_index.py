@@ -83,3 +83,37 @@ def test_first_query_download_does_not_grow_with_the_corpus(tmp_path):
         assert all(len(flat) // 3 <= si.MAX_POSTINGS for flat in postings.values())
     # Only the manifest grows: one short key per shard.
     assert (large_out / "manifest.js").stat().st_size < 40 * large["shards"] + 200
+
+
+def scalar_postings(docs: list[dict]) -> dict[str, list[tuple[int, int]]]:
+    """The BM25F postings computed one weight at a time, as whoosh's formula reads."""
+    from collections import Counter
+    import math
+
+    counts, lengths = [], []
+    for doc in docs:
+        card, text = si.terms(doc["card"], doc["lang"]), si.terms(doc["text"], doc["lang"])
+        counts.append(Counter(f"{doc['lang']}:{t}" for t in card + text))
+        lengths.append(len(card) + len(text))
+    average, n = sum(lengths) / len(lengths), len(docs)
+    df = Counter(term for tf in counts for term in tf)
+    out: dict[str, list] = {}
+    for number, tf in enumerate(counts):
+        norm = si.K1 * ((1 - si.B) + si.B * lengths[number] / average)
+        for term, freq in tf.items():
+            idf = math.log(n / (df[term] + 1)) + 1
+            out.setdefault(term, []).append(
+                (number, idf * (freq * (si.K1 + 1)) / (freq + norm)))
+    return {term: [(doc, round(w * 1000)) for doc, w in
+                   sorted(entries, key=lambda e: (-e[1], e[0]))[:si.MAX_POSTINGS]]
+            for term, entries in out.items()}
+
+
+def test_array_postings_are_the_scalar_formulas_to_the_bit():
+    # Card names sharing words with texts (counted together), a text on many cards, and more
+    # documents than a term keeps.
+    docs = grown(seed_docs(), 4)
+    docs += [{**docs[0], "card": f"Initiative {n}"} for n in range(si.MAX_POSTINGS + 20)]
+    postings, forms = si._postings(docs, si.Analyses())
+    assert postings == scalar_postings(docs)
+    assert forms and all(keys == sorted(keys) for keys in forms.values())
