@@ -283,3 +283,17 @@ def test_an_edit_of_the_first_copy_changes_every_page_showing_it(planned):
     assert plans and plans[0] is not None
     assert any(k.startswith("card/fr-chasseur-vengeur-ii") for k in plans[0].render)
     assert_same_as_full(project)
+
+
+def test_a_previous_page_gone_missing_is_rendered_from_everything(planned):
+    """A page of the previous site that cannot be linked any more (deleted by hand here) is not
+    among the plan's pages, so its data was not loaded: the site is built from everything, and
+    nothing fails."""
+    project, plans, _ = planned
+    victim = next((project / "out" / "site" / "de" / "card").glob("*.html"))
+    victim.unlink()
+    swap_rulings(project / "rulings" / "extra-2.txt", 1, 2)
+    build(["rulings"], "out")
+    assert plans and plans[0] is not None  # the plan was made, then given up
+    assert (project / "out" / "site" / "de" / "card" / victim.name).is_file()
+    assert_same_as_full(project)

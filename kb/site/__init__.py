@@ -50,13 +50,20 @@ def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] 
     plan = None
     if previous is not None and changed_groups is not None and (previous / "site").is_dir():
         plan = changes.plan(db, previous, changed_groups, changed_sources or set())
+    if plan is not None:
+        todo, linked = _link(previous, sorted(set(digests := plan.digests) - plan.render), out,
+                             plan.render)
+        if any(keys - plan.render for keys in todo.values()):
+            # A previous page is gone (or cannot be linked here): the plan loaded no data to
+            # render it, so start again from everything.
+            _remove_trees(out)
+            plan = None
     if plan is None:
         site, digests, rows = _everything(db)
         todo, linked = _reuse(previous, digests, out)
         figures, held = {}, None
     else:
-        site, digests, rows = plan.site, plan.digests, (plan.group_rows, plan.card_rows)
-        todo, linked = _link(previous, sorted(set(digests) - plan.render), out, plan.render)
+        site, rows = plan.site, (plan.group_rows, plan.card_rows)
         figures, held = plan.figures, plan.held
     page_digests.store(db, digests, *rows, held=held)
     del digests, rows, plan, held
@@ -119,6 +126,13 @@ def _documents(db, site) -> tuple[list[dict], list[str], list[int]]:
             urls.append(page + pages.anchor_of(member))
             groups.append(number)
     return docs, urls, groups
+
+
+def _remove_trees(out: Path) -> None:
+    """Remove the pages linked so far (unlinking never touches the previous build's files)."""
+    for ui in UI_LANGUAGES:
+        shutil.rmtree(out / ui, ignore_errors=True)
+    (out / "index.html").unlink(missing_ok=True)
 
 
 def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
