@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kb.checks.model import Corpus, Finding
 
@@ -25,7 +26,7 @@ def check(corpus: Corpus):
     languages = corpus.total("languages", lambda: sorted(corpus.languages))
     for group in corpus.groups:
         if group.aligned:
-            have = {m.lang for m in group.members}
+            have = {copies[0].lang for copies in group.texts}
             for lang in languages:
                 if lang not in have:
                     yield Finding("missing-translation", "warning", lang, group.id, "",
@@ -36,19 +37,23 @@ def check(corpus: Corpus):
         yield from twice(corpus.members)
 
 
+@lru_cache(maxsize=200_000)
 def _normal(text: str) -> str:
+    """The text as compared for duplicates (a ruling shared by many cards is normalised once)."""
     return _SPACE.sub(" ", text).strip().casefold()
 
 
 def _copied(group):
+    """Texts the group has in another language too; every copy of such a text is reported."""
     first: dict[str, object] = {}
-    for member in group.members:
-        key = _normal(member.text)
-        other = first.setdefault(key, member)
+    for copies in group.texts:  # the first member of a text comes before its copies
+        member = copies[0]
+        other = first.setdefault(_normal(member.text), member)
         if other is not member and other.lang != member.lang:
-            yield member.finding("duplicate-text", "error",
-                                 f"the same text as the {other.lang} translation: copied, "
-                                 f"not translated?")
+            for copy in copies:
+                yield copy.finding("duplicate-text", "error",
+                                   f"the same text as the {other.lang} translation: copied, "
+                                   f"not translated?")
 
 
 def twice(members):
