@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from kb.checks.model import Corpus, Finding
 
@@ -37,9 +36,7 @@ def check(corpus: Corpus):
         yield from twice(corpus.members)
 
 
-@lru_cache(maxsize=200_000)
 def _normal(text: str) -> str:
-    """The text as compared for duplicates (a ruling shared by many cards is normalised once)."""
     return _SPACE.sub(" ", text).strip().casefold()
 
 
@@ -59,8 +56,11 @@ def _copied(group):
 def twice(members):
     """Texts entered twice for one card, the later (in corpus order) reported."""
     seen: dict[tuple, object] = {}
+    normal: dict[str, str] = {}  # a ruling printed on many cards is normalised once
     for member in members:
-        key = (member.lang, member.card, _normal(member.text))
+        if member.text not in normal:
+            normal[member.text] = _normal(member.text)
+        key = (member.lang, member.card, normal[member.text])
         other = seen.setdefault(key, member)
         if other is not member:
             yield member.finding("duplicate-text", "warning",
