@@ -9,10 +9,10 @@ files' old and new rulings (the old ones read from the previous build's store, r
 goes on only if everything the checks read of them is unchanged (then every unchanged group's
 findings are as a full check would make them). Texts entered twice (a finding about a card's
 rulings, placed in a ruling's group) are checked again over the cards of the changed files and
-of the rulings that moved to another group: every other card has the same rulings in the same
-groups, so its findings stand, even in a changed group (a ruling printed on every card changed
-on one card: its group is changed, and is every card's). Suppressions must be the same as the
-previous build's; stale suppressions are recomputed over all stored findings.
+the cards with texts twice whose rulings moved to another group: every other card has the
+same rulings, and either no text twice or the same groups, so its findings stand, even in a
+changed group (a ruling printed on every card is every card's group). Suppressions must be the
+same as the previous build's; stale suppressions are recomputed over all stored findings.
 """
 
 from __future__ import annotations
@@ -139,30 +139,37 @@ def update(ctx, accepted, changed_groups: set[str]) -> bool:
     load_frequencies(previous)
     ids = sorted(changed_groups)
     cards = {(m.lang, m.card) for m in old_members + new_members}
-    cards |= _moved_cards(db, previous / "rulings.db", ids)
+    cards |= _moved_cards(db, previous / "rulings.db", _twice_cards(db) - cards)
     _check_groups(db, ids, glossary, totals, accepted, cards)
     _write_state(db, totals, accepted)
     save_frequencies(ctx.work)
     return True
 
 
-def _moved_cards(db, previous: Path, ids: list[str]) -> set[tuple[str, str]]:
-    """(lang, card) of the rulings whose group is not what it was (each was or is in one of the
-    changed groups ``ids``)."""
+def _twice_cards(db) -> set[tuple[str, str]]:
+    """(lang, card) of the stored "entered twice" findings."""
     from kb import check
 
+    return {tuple(r) for r in db.execute(f"SELECT DISTINCT lang, card FROM {check.TABLE} WHERE "
+                                         f"[check] = 'duplicate-text' AND severity = 'warning'")}
+
+
+def _moved_cards(db, previous: Path, cards: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Those of ``cards`` (unchanged files) with a ruling whose group is not what it was.
+
+    Which texts a card has twice does not depend on groups; which copy is reported (the later
+    in group order) and the group named do: only a card with texts twice whose rulings moved
+    can have other findings than before (an edit of a ruling printed on every card may move
+    the other 10,000 copies to another group).
+    """
+    ids = sorted(store.card_id(lang, name) for lang, name in cards)
+    now = _select(db, "SELECT r.id, m.group_id, r.lang, c.name FROM rulings r JOIN cards c ON "
+                      "c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id "
+                      "WHERE r.card_id IN {}", ids)
     with store.read_only(previous) as conn:
         was = dict(_select(conn, "SELECT ruling_id, group_id FROM memberships "
-                                 "WHERE group_id IN {}", ids))
-    now = _select(db, "SELECT m.ruling_id, m.group_id, r.lang, c.name FROM memberships m "
-                      "JOIN rulings r ON r.id = m.ruling_id JOIN cards c ON c.id = r.card_id "
-                      "WHERE m.group_id IN {}", ids)
-    moved = {(lang, card) for rid, gid, lang, card in now if was.pop(rid, None) != gid}
-    # Left over: rulings gone from the changed groups. Those of changed files are gone from
-    # the store (their cards are counted with the files); the others are in another group.
-    moved |= {tuple(r) for r in _select(db, "SELECT r.lang, c.name FROM rulings r JOIN cards c "
-                                            "ON c.id = r.card_id WHERE r.id IN {}", list(was))}
-    return moved
+                                 "WHERE ruling_id IN {}", [r[0] for r in now]))
+    return {(lang, card) for rid, gid, lang, card in now if was.get(rid) != gid}
 
 
 def _check_groups(db, ids: list[str], glossary, totals: dict, accepted,
