@@ -94,10 +94,40 @@ def _groups(db) -> list[Group]:
     except ImportError:  # alignment not available: each ruling stands alone
         align = None
     if align is not None and "groups" in db.table_names():
-        return [Group(str(g["id"]), [_member(row, str(g["id"])) for row in g["members"]])
-                for g in align.groups(db)]
+        return aligned_groups(db)
     return [Group(row["id"], [_member(row, row["id"])], aligned=False)
             for row in store.rulings(db)]
+
+
+_MEMBERS = ("SELECT m.group_id, r.id, r.lang, c.name, r.text, r.source, r.line, r.position "
+            "FROM memberships m JOIN rulings r ON r.id = m.ruling_id JOIN cards c ON "
+            "c.id = r.card_id")
+
+
+def aligned_groups(db, ids: list[str] | None = None) -> list[Group]:
+    """The stored groups (or those in ``ids``) as :func:`kb.align.groups` orders them and their
+    members, read with only what the checks use (a shared group has 10,000 members)."""
+    from kb import align
+
+    if ids is None:
+        rows = db.execute(_MEMBERS).fetchall()
+        names = [r[0] for r in db.execute("SELECT id FROM groups")]
+    else:
+        rows, names = [], []
+        for chunk in store.chunks(ids):
+            marks = ", ".join("?" * len(chunk))
+            rows += db.execute(f"{_MEMBERS} WHERE m.group_id IN ({marks})", chunk).fetchall()
+            names += [r[0] for r in db.execute(f"SELECT id FROM groups WHERE id IN ({marks})",
+                                               chunk)]
+    order = {lang: align._lang_order(lang) for lang in {r[2] for r in rows}}
+    rows.sort(key=lambda r: (order[r[2]], r[3], r[5], r[7]))
+    members: dict[str, list[Member]] = {}
+    for gid, rid, lang, card, text, source, line, _ in rows:
+        where = f"{source}:{line}" if line else str(source or "")
+        members.setdefault(gid, []).append(Member(str(rid), lang, card or "", text, str(gid),
+                                                  where))
+    names.sort(key=lambda gid: align.group_order(align.Aligned([], (), "", id=gid)))
+    return [Group(str(gid), members.get(gid, [])) for gid in names]
 
 
 def _member(row: dict, group: str) -> Member:

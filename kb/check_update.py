@@ -7,9 +7,12 @@ concept, which languages the corpus has, and texts entered twice for one card. T
 stores those corpus-wide counts (table ``check_state``); an update adjusts them by the changed
 files' old and new rulings (the old ones read from the previous build's store, read only), and
 goes on only if everything the checks read of them is unchanged (then every unchanged group's
-findings are as a full check would make them). Texts entered twice are checked again over
-every card with a ruling in a changed group. Suppressions must be the same as the previous
-build's; stale suppressions are recomputed over all stored findings.
+findings are as a full check would make them). Texts entered twice (a finding about a card's
+rulings, placed in a ruling's group) are checked again over the cards of the changed files and
+the cards with texts twice whose rulings moved to another group: every other card has the
+same rulings, and either no text twice or the same groups, so its findings stand, even in a
+changed group (a ruling printed on every card is every card's group). Suppressions must be the
+same as the previous build's; stale suppressions are recomputed over all stored findings.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import sqlite_utils
 
 from kb import store
 from kb.checks import FAMILIES, coverage, punctuation, terms
-from kb.checks.model import Corpus, Finding, Group
+from kb.checks.model import Corpus, Finding
 
 STATE = "check_state"
 #: In the build folder: the word frequencies the checks looked up (a cache, not output).
@@ -134,30 +137,59 @@ def update(ctx, accepted, changed_groups: set[str]) -> bool:
     if effective(totals, glossary) != effective(before, glossary):
         return False
     load_frequencies(previous)
-    _check_groups(db, sorted(changed_groups), glossary, totals, accepted, old_members)
+    ids = sorted(changed_groups)
+    cards = {(m.lang, m.card) for m in old_members + new_members}
+    cards |= _moved_cards(db, previous / "rulings.db", _twice_cards(db) - cards)
+    _check_groups(db, ids, glossary, totals, accepted, cards)
     _write_state(db, totals, accepted)
     save_frequencies(ctx.work)
     return True
 
 
-def _check_groups(db, ids: list[str], glossary, totals: dict, accepted, old_members) -> None:
-    from kb import align, check
+def _twice_cards(db) -> set[tuple[str, str]]:
+    """(lang, card) of the stored "entered twice" findings."""
+    from kb import check
 
-    groups = [Group(g["id"], [check._member(row, g["id"]) for row in g["members"]])
-              for g in align.groups(db, ids)]
+    return {tuple(r) for r in db.execute(f"SELECT DISTINCT lang, card FROM {check.TABLE} WHERE "
+                                         f"[check] = 'duplicate-text' AND severity = 'warning'")}
+
+
+def _moved_cards(db, previous: Path, cards: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Those of ``cards`` (unchanged files) with a ruling whose group is not what it was.
+
+    Which texts a card has twice does not depend on groups; which copy is reported (the later
+    in group order) and the group named do: only a card with texts twice whose rulings moved
+    can have other findings than before (an edit of a ruling printed on every card may move
+    the other 10,000 copies to another group).
+    """
+    ids = sorted(store.card_id(lang, name) for lang, name in cards)
+    now = _select(db, "SELECT r.id, m.group_id, r.lang, c.name FROM rulings r JOIN cards c ON "
+                      "c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id "
+                      "WHERE r.card_id IN {}", ids)
+    with store.read_only(previous) as conn:
+        was = dict(_select(conn, "SELECT ruling_id, group_id FROM memberships "
+                                 "WHERE ruling_id IN {}", [r[0] for r in now]))
+    return {(lang, card) for rid, gid, lang, card in now if was.get(rid) != gid}
+
+
+def _check_groups(db, ids: list[str], glossary, totals: dict, accepted,
+                  cards: set[tuple[str, str]]) -> None:
+    from kb import check
+
+    groups = check.aligned_groups(db, ids)
     corpus = Corpus(groups=groups, glossary=glossary, totals=dict(totals), partial=True)
     found = [f for family in FAMILIES for f in family.check(corpus)]
-    # Texts entered twice: over every card with a ruling in a changed (or gone) group.
-    cards = {(m.lang, m.card) for g in groups for m in g.members}
-    cards |= {(m.lang, m.card) for m in old_members}
-    cards |= {(r[0], r[1]) for r in _select(db, f'SELECT lang, card FROM {check.TABLE} '
-                                                'WHERE "group" IN {}', ids)}
+    # Texts entered twice: over the cards whose rulings or their groups changed.
     found += list(coverage.twice(_card_members(db, cards)))
     found = check._dedupe(found)
     with db.conn:
-        _delete(db, f'DELETE FROM {check.TABLE} WHERE "group" IN {{}}', ids)
-        db.conn.executemany(f"DELETE FROM {check.TABLE} WHERE [check] = 'duplicate-text' "
-                            f"AND severity = 'warning' AND lang = ? AND card = ?", sorted(cards))
+        _delete(db, f'DELETE FROM {check.TABLE} WHERE "group" IN {{}} AND NOT ([check] = '
+                    f"'duplicate-text' AND severity = 'warning')", ids)
+        # One scan for the cards' old findings (the table has no index by card).
+        twice = db.execute(f"SELECT id, lang, card FROM {check.TABLE} WHERE [check] = "
+                           f"'duplicate-text' AND severity = 'warning'").fetchall()
+        _delete(db, f"DELETE FROM {check.TABLE} WHERE id IN {{}}",
+                [fid for fid, lang, card in twice if (lang, card) in cards])
         db.execute(f"DELETE FROM {check.TABLE} WHERE [check] = 'stale-suppression'")
         rows = []
         for finding in found:

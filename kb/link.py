@@ -185,7 +185,7 @@ def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
         else:
             reason = why_unlinked(tuple(json.loads(group["signature"])), carried)
             unlinked.append(f"link: {group['id']}: no rule ({reason})")
-    dates, surfaces_of = _evidence(db, None if ids is None else [g for g, _ in linked])
+    dates, surfaces_of = _evidence(db, linked, whole=ids is None)
     for group_id, links in linked:
         date = _group_date(dates.get(group_id))
         surfaces = surfaces_of.get(group_id, {})
@@ -216,24 +216,52 @@ def unlinked(db: sqlite_utils.Database) -> list[dict]:
     return out
 
 
-def _evidence(db: sqlite_utils.Database, ids: list[str] | None):
+#: For each (group, concept) asked for (a JSON list of pairs) and each language: the concept's
+#: first surface in the group's rulings of that language (first ruling by id, then by place).
+#: A ruling's concept rows are the glossary's matches in its text, so copies of one text have
+#: the same rows: only the first copy (by id) of each text of a group is looked at (a ruling
+#: printed on every card is 10,000 rulings and a handful of texts). SQLite does that work;
+#: Python sees one row per group, concept and language. CROSS JOIN keeps the join order
+#: (group -> its texts -> their rows of the concept): left to choose, SQLite reads every row
+#: of an asked concept for each group. A ruling's matches of one concept never share a start.
+_SURFACES = """
+    WITH asked(group_id, concept) AS (
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)),
+    texts AS (
+        SELECT m.group_id, r.lang, MIN(r.id) AS ruling_id
+        FROM memberships m CROSS JOIN rulings r ON r.id = m.ruling_id
+        WHERE m.group_id IN (SELECT group_id FROM asked)
+        GROUP BY m.group_id, r.lang, r.text),
+    firsts AS (
+        SELECT a.group_id, a.concept, t.lang, MIN(t.ruling_id) AS ruling_id
+        FROM asked a CROSS JOIN texts t ON t.group_id = a.group_id
+        CROSS JOIN ruling_concepts rc ON rc.ruling_id = t.ruling_id AND rc.concept = a.concept
+        GROUP BY a.group_id, a.concept, t.lang)
+    SELECT group_id, concept, lang, (SELECT surface FROM ruling_concepts rc WHERE
+        rc.ruling_id = firsts.ruling_id AND rc.concept = firsts.concept ORDER BY start LIMIT 1)
+    FROM firsts
+"""
+
+
+def _evidence(db: sqlite_utils.Database, linked: list[tuple[str, list[RuleLink]]],
+              whole: bool = False):
     """({group: Counter of its rulings' dates}, {group: {concept: {lang: first surface}}}) of
-    these groups (all when None), read in two queries rather than two per group."""
+    the ``linked`` groups, for the concepts of their links (``whole``: every stored group is
+    in ``linked`` or unlinked, so the dates are read without naming the groups)."""
     dates: dict[str, Counter] = {}
     surfaces: dict[str, dict[str, dict[str, str]]] = {}
-    chunks = [None] if ids is None else list(store.chunks(ids))
-    for chunk in chunks:
+    ids = [group_id for group_id, _ in linked]
+    for chunk in [None] if whole else store.chunks(ids):
         where, params = ("", []) if chunk is None else (
             f" WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
-        for group_id, date in db.execute("SELECT m.group_id, r.date FROM memberships m JOIN "
-                                         "rulings r ON r.id = m.ruling_id" + where, params):
-            dates.setdefault(group_id, Counter())[date] += 1
-        for group_id, concept, lang, surface in db.execute(
-                "SELECT m.group_id, rc.concept, r.lang, rc.surface FROM ruling_concepts rc "
-                "JOIN memberships m ON m.ruling_id = rc.ruling_id JOIN rulings r ON "
-                "r.id = rc.ruling_id" + where + " ORDER BY m.group_id, r.lang, r.id, rc.start",
-                params):
-            surfaces.setdefault(group_id, {}).setdefault(concept, {}).setdefault(lang, surface)
+        for group_id, date, count in db.execute(
+                "SELECT m.group_id, r.date, COUNT(*) FROM memberships m JOIN rulings r ON "
+                "r.id = m.ruling_id" + where + " GROUP BY m.group_id, r.date", params):
+            dates.setdefault(group_id, Counter())[date] = count
+    asked = sorted({(group_id, c) for group_id, links in linked for link in links
+                    for c in link.concepts})
+    for group_id, concept, lang, surface in db.execute(_SURFACES, [json.dumps(asked)]):
+        surfaces.setdefault(group_id, {}).setdefault(concept, {})[lang] = surface
     return dates, surfaces
 
 

@@ -198,3 +198,19 @@ def test_breaking_a_rule_fails_its_examples_by_name(monkeypatch, target, mutant,
     monkeypatch.setattr(*target, mutant)
     failing = _ruling_failures()
     assert must_fail <= failing, f"still passing: {must_fail - failing}"
+
+
+def test_group_id_is_the_group_find_group_finds(built):
+    """The examples find their group's id without reading its rulings, as find_group would."""
+    from kb import align
+
+    db = built.db
+    groups = list(db.query("SELECT id, fingerprint FROM groups"))
+    keys = [e.group for e in example_runs.load_examples() if e.group]
+    keys += [g["id"] for g in groups] + [g["fingerprint"] for g in groups]
+    keys += [f"999.9-{g['fingerprint']}" for g in groups]  # primary rule changed
+    keys += ["999.9-000000", "nothing"]
+    assert any(example_runs.group_id(db, k) not in (None, k) for k in keys)
+    for key in keys:
+        found = align.find_group(db, key)
+        assert example_runs.group_id(db, key) == (found["id"] if found else None), key

@@ -112,3 +112,48 @@ def test_evidence_naming_an_unknown_concept_is_a_clear_error(tmp_path):
                    encoding="utf-8")
     with pytest.raises(KbError, match="rule 726.3: unknown concept 'initiativ'"):
         link.evidence_table(bad)
+
+
+@pytest.fixture(scope="module")
+def copies_db(tmp_path_factory):
+    """The seeds with each file's rulings printed on two more cards, the first copies (by
+    id, the first of all) with other surfaces of a concept."""
+    folder = tmp_path_factory.mktemp("copies")
+    seeds = sorted((Path(__file__).parent.parent / "rulings").glob("*.txt"))
+    paths = [str(p) for p in seeds]
+    for seed in seeds:
+        name, rest = seed.read_text(encoding="utf-8").split("\n", 1)
+        for k, tail in ((2, rest.replace("initiative", "Initiative")), (3, rest)):
+            copy = folder / f"{seed.stem}-{k}.txt"
+            copy.write_text(f"{name} {k}\n{tail}", encoding="utf-8")
+            paths.append(str(copy))
+    db = store.open_db(folder / "rulings.db")
+    store.store_files(db, parse.parse_files(paths))
+    glossary = load_glossary()
+    align.store_groups(db, align.align(store.rulings(db), glossary), glossary)
+    link.link_groups(db)
+    return db
+
+
+def test_evidence_surfaces_are_each_languages_first_ruling_s(copies_db):
+    """The surfaces read per text are those of the first ruling (by id) of each language,
+    first occurrence, as reading every ruling's concept rows gives."""
+    every: dict = {}
+    for group_id, concept, lang, surface in copies_db.execute(
+            "SELECT m.group_id, rc.concept, r.lang, rc.surface FROM ruling_concepts rc JOIN "
+            "memberships m ON m.ruling_id = rc.ruling_id JOIN rulings r ON r.id = rc.ruling_id "
+            "ORDER BY m.group_id, r.lang, r.id, rc.start"):
+        every.setdefault(group_id, {}).setdefault(concept, {}).setdefault(lang, surface)
+    sizes = [n for (n,) in copies_db.execute("SELECT COUNT(*) FROM memberships GROUP BY group_id")]
+    assert max(sizes) >= 15  # copies share groups
+    rows = list(copies_db.query("SELECT * FROM group_rules"))
+    assert rows
+    for row in rows:
+        evidence = json.loads(row["evidence"])
+        assert evidence["concepts"] == {c: every[row["group_id"]].get(c, {})
+                                        for c in evidence["concepts"]}
+    # Relinking some groups writes the same rows.
+    ids = sorted({row["group_id"] for row in rows})[:3]
+    link.link_groups(copies_db, ids=ids)
+    assert sorted(map(repr, copies_db.query("SELECT * FROM group_rules"))) == sorted(
+        map(repr, rows))

@@ -297,3 +297,72 @@ def test_a_previous_page_gone_missing_is_rendered_from_everything(planned):
     assert plans and plans[0] is not None  # the plan was made, then given up
     assert (project / "out" / "site" / "de" / "card" / victim.name).is_file()
     assert_same_as_full(project)
+
+
+# -- a ruling printed on many cards ---------------------------------------------------------
+
+@pytest.fixture()
+def shared(tmp_path, monkeypatch):
+    """Every seed file printed on four more cards (so each seed ruling is a group of copies),
+    one of them with a ruling entered twice; built once; records the updates."""
+    from kb import align, check_update, realign
+    from kb import build as kb_build
+
+    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    monkeypatch.setattr(realign, "RESCORE_SHARE", 1.0)  # few texts: most hold every concept
+    # The spies below see only this process: the checks must not run in a forked child.
+    monkeypatch.setattr(kb_build, "ALONGSIDE", {})
+    steady_build_key(monkeypatch)
+    corpus = tmp_path / "rulings"
+    shutil.copytree(ROOT / "rulings", corpus)
+    for seed in sorted((ROOT / "rulings").glob("*.txt")):
+        name, rest = seed.read_text(encoding="utf-8").split("\n", 1)
+        for k in range(2, 6):
+            (corpus / f"{seed.stem}-{k}.txt").write_text(f"{name} {k}\n{rest}", encoding="utf-8")
+    twice = corpus / "de-unterkellersaeuberung-3.txt"
+    blocks = twice.read_text(encoding="utf-8").rstrip("\n").split("\n\n")
+    twice.write_text("\n\n".join(blocks + blocks[1:3]) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    build(["rulings"], "out")
+    updates, checked = [], []
+    real = realign.update
+    monkeypatch.setattr(realign, "update", lambda *a: updates.append(real(*a)) or updates[-1])
+    real_check = check_update.update
+    monkeypatch.setattr(check_update, "update", lambda *a: updates.append(
+        ("check", real_check(*a))) or updates[-1][1])
+    real_members = check_update._card_members
+    monkeypatch.setattr(check_update, "_card_members",
+                        lambda db, cards: checked.append(sorted(cards)) or real_members(db, cards))
+    return tmp_path, updates, checked
+
+
+def test_an_edit_of_one_copy_of_shared_rulings_gives_the_full_builds_output(shared):
+    """Two rulings printed on every card swap texts on one card (no text appears or goes, so
+    this small corpus's statistics stay and the alignment is updated): the two groups, every
+    card's, are checked again; the duplicate on another card stays reported; texts entered
+    twice are looked for on the edited card only."""
+    folder, updates, checked = shared
+    swap_rulings(folder / "rulings" / "fr-chasseur-vengeur-4.txt", 1, 2)
+    build(["rulings"], "out")
+    assert updates[0] is not None and updates[1] == ("check", True)
+    with sqlite3.connect(folder / "out" / "rulings.db") as conn:
+        sizes = [n for (n,) in conn.execute(
+            "SELECT COUNT(*) FROM memberships WHERE group_id IN (SELECT group_id FROM "
+            "memberships WHERE ruling_id LIKE '%fr-chasseur-vengeur-4.txt#_') GROUP BY group_id")]
+        duplicates = conn.execute("SELECT card FROM findings WHERE [check] = 'duplicate-text' "
+                                  "AND severity = 'warning'").fetchall()
+    assert min(sizes) >= 25 and len(updates[0]) >= 2
+    assert checked == [[("fr", "Chasseur vengeur 4")]]
+    assert duplicates == [("Unterkellersäuberung 3",)]
+    assert_same_as_full(folder)
+
+
+def test_an_edit_of_the_card_with_a_duplicate_finds_it_again(shared):
+    """The card with a ruling entered twice is edited: its rulings move between groups of
+    copies; its texts entered twice are looked for again, and the output is a full build's."""
+    folder, updates, checked = shared
+    swap_rulings(folder / "rulings" / "de-unterkellersaeuberung-3.txt", 1, 2)
+    build(["rulings"], "out")
+    assert updates[0] is not None and updates[1] == ("check", True)
+    assert checked == [[("de", "Unterkellersäuberung 3")]]
+    assert_same_as_full(folder)

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from kb.checks.model import Corpus, Member, majority
+from kb.checks.model import Corpus, Member, majority, per_text
 
 CHECKS = {
     "sentence-count": "a translation has more or fewer sentences than the others",
@@ -48,13 +48,15 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def check(corpus: Corpus):
-    for group in corpus.groups:
-        for member in group.members:
-            others = group.others(member)
-            if len(others) >= 2:
-                yield from _sentence_count(member, others)
-                if corpus.glossary is not None:
-                    yield from _concepts(corpus, member, others)
+    return per_text(corpus, lambda group, member: _member(corpus, group, member))
+
+
+def _member(corpus: Corpus, group, member: Member):
+    others = group.others(member)
+    if len(others) >= 2:
+        yield from _sentence_count(member, others)
+        if corpus.glossary is not None:
+            yield from _concepts(corpus, member, others)
 
 
 @lru_cache(maxsize=200_000)

@@ -25,7 +25,7 @@ def check(corpus: Corpus):
     languages = corpus.total("languages", lambda: sorted(corpus.languages))
     for group in corpus.groups:
         if group.aligned:
-            have = {m.lang for m in group.members}
+            have = {copies[0].lang for copies in group.texts}
             for lang in languages:
                 if lang not in have:
                     yield Finding("missing-translation", "warning", lang, group.id, "",
@@ -41,21 +41,26 @@ def _normal(text: str) -> str:
 
 
 def _copied(group):
+    """Texts the group has in another language too; every copy of such a text is reported."""
     first: dict[str, object] = {}
-    for member in group.members:
-        key = _normal(member.text)
-        other = first.setdefault(key, member)
+    for copies in group.texts:  # the first member of a text comes before its copies
+        member = copies[0]
+        other = first.setdefault(_normal(member.text), member)
         if other is not member and other.lang != member.lang:
-            yield member.finding("duplicate-text", "error",
-                                 f"the same text as the {other.lang} translation: copied, "
-                                 f"not translated?")
+            for copy in copies:
+                yield copy.finding("duplicate-text", "error",
+                                   f"the same text as the {other.lang} translation: copied, "
+                                   f"not translated?")
 
 
 def twice(members):
     """Texts entered twice for one card, the later (in corpus order) reported."""
     seen: dict[tuple, object] = {}
+    normal: dict[str, str] = {}  # a ruling printed on many cards is normalised once
     for member in members:
-        key = (member.lang, member.card, _normal(member.text))
+        if member.text not in normal:
+            normal[member.text] = _normal(member.text)
+        key = (member.lang, member.card, normal[member.text])
         other = seen.setdefault(key, member)
         if other is not member:
             yield member.finding("duplicate-text", "warning",

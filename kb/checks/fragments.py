@@ -21,7 +21,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
-from kb.checks.model import Corpus, Finding, Member
+from kb.checks.model import Corpus, Finding, Member, per_text
 
 CHECKS = {
     "untranslated-fragment": "English words or phrases left in a translation",
@@ -69,10 +69,8 @@ def classify(word: str, lang: str) -> str:
 
 
 def check(corpus: Corpus):
-    for group in corpus.groups:
-        for member in group.members:
-            if member.lang != "en":
-                yield from _fragments(corpus, group.others(member), member)
+    return per_text(corpus, lambda group, member: () if member.lang == "en" else
+                    _fragments(corpus, group.others(member), member))
 
 
 def _fragments(corpus: Corpus, others: list[Member], member: Member):

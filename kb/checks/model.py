@@ -3,12 +3,19 @@
 A check is a function ``check(corpus) -> Iterable[Finding]``. :class:`Corpus` holds the aligned
 groups (each a ruling in every language it exists in) and the glossary, and caches what several
 checks need (glossary matches per text, word tokens), so each text is analysed once per run.
+
+A ruling printed word for word on many cards is one text with many members (10,000 at 100,000
+rulings). Whatever a check finds in one copy it finds in every copy of the same group, but for
+the fields that name the ruling (ruling, card, source): :meth:`Group.texts` gathers the copies,
+:func:`per_text` checks one and gives its findings to the others (:meth:`Finding.moved`), so a
+check costs what the distinct texts cost, not what the members do.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from collections import Counter
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 
 SEVERITIES = ("error", "warning", "info")
@@ -39,6 +46,11 @@ class Finding:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def moved(self, member: "Member") -> "Finding":
+        """The same finding in ``member``, a copy of this finding's text (same language)."""
+        return replace(self, group=member.group, card=member.card, ruling=member.id,
+                       source=member.source)
 
     @property
     def key(self) -> tuple:
@@ -87,6 +99,15 @@ class Group:
             first.setdefault(m.lang, m)
         return first
 
+    @cached_property
+    def texts(self) -> list[list[Member]]:
+        """The members by distinct (language, text), in the order the texts first appear; each
+        list in member order (its first member stands for the others)."""
+        copies: dict[tuple[str, str], list[Member]] = {}
+        for m in self.members:
+            copies.setdefault((m.lang, m.text), []).append(m)
+        return list(copies.values())
+
 
 @dataclass
 class Corpus:
@@ -116,17 +137,47 @@ class Corpus:
 
     def matches(self, member: Member) -> list:
         """Glossary matches in the member's text, its own language's terms and English ones."""
+        return self.text_matches(member.lang, member.text)
+
+    def text_matches(self, lang: str, text: str) -> list:
+        """:meth:`matches` of a text of ``lang``."""
         if self.glossary is None:
             return []
         # Keyed by text: a ruling shared by many cards is matched once.
-        key = (member.lang, member.text)
+        key = (lang, text)
         if key not in self._matches:
-            also = ("en",) if member.lang != "en" else ()
-            self._matches[key] = self.glossary.find(member.text, member.lang, also)
+            also = ("en",) if lang != "en" else ()
+            self._matches[key] = self.glossary.find(text, lang, also)
         return self._matches[key]
 
     def concept(self, concept_id: str):
         return self.glossary.get(concept_id)
+
+
+def per_text(corpus: Corpus, compute, across_groups: bool = False):
+    """Findings of ``compute(group, member)`` for every member of every group, computed once
+    per distinct text of a group (of the corpus, ``across_groups``, for a check that does not
+    look at the group) and moved to its other copies. They come group by group, text by text;
+    the report sorts them."""
+    seen: dict[tuple[str, str], list[Finding]] = {}
+    for group in corpus.groups:
+        for copies in group.texts:
+            first = copies[0]
+            found = seen.get((first.lang, first.text))
+            if found is None:
+                found = list(compute(group, first))
+                if across_groups:
+                    seen[(first.lang, first.text)] = found
+                yield from found
+                copies = copies[1:]
+            if found:
+                for member in copies:
+                    yield from (f.moved(member) for f in found)
+
+
+def texts(members) -> Counter:
+    """{(language, text): how many of ``members`` have it}, for counts made once per text."""
+    return Counter((m.lang, m.text) for m in members)
 
 
 def majority(count: int, total: int) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from kb.checks.model import Corpus, Member, majority
+from kb.checks.model import Corpus, Member, majority, per_text
 
 CHECKS = {
     "number-mismatch": "a number that differs from the other translations",
@@ -67,12 +67,14 @@ def _digits(raw: str) -> str:
 
 
 def check(corpus: Corpus):
-    for group in corpus.groups:
-        for member in group.members:
-            others = group.others(member)
-            if len(others) >= 2:
-                yield from _numbers(corpus, member, others)
-                yield from _names(corpus, member, others)
+    return per_text(corpus, lambda group, member: _member(corpus, group, member))
+
+
+def _member(corpus: Corpus, group, member: Member):
+    others = group.others(member)
+    if len(others) >= 2:
+        yield from _numbers(corpus, member, others)
+        yield from _names(corpus, member, others)
 
 
 def _numbers(corpus: Corpus, member: Member, others: list[Member]):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from kb.checks.model import Corpus, Member
+from kb.checks.model import Corpus, Member, per_text, texts
 
 CHECKS = {
     "quote-style": "quotation marks other than the locale's (CLDR) or the corpus's",
@@ -119,24 +119,29 @@ def check(corpus: Corpus):
     style = corpus_style(corpus.total("quote-pairs", lambda: quote_pairs(corpus.members)))
     apostrophes = apostrophes_by_lang(
         corpus.total("apostrophes", lambda: apostrophe_counts(corpus.members)))
-    for member in corpus.members:
-        if member.lang == "en":
-            continue
-        yield from _quote_style(member, style.get(member.lang))
-        yield from _quote_punctuation(member)
-        yield from (_french_spacing(member) if member.lang == "fr" else _spacing(member))
-        yield from _apostrophes(member, apostrophes.get(member.lang, Counter()))
-        if member.lang == "es":
-            yield from _inverted(member)
+    # A text's marks do not depend on its group: each text is looked at once in the corpus.
+    yield from per_text(corpus, lambda group, member: _member(member, style, apostrophes),
+                        across_groups=True)
+
+
+def _member(member: Member, style: dict, apostrophes: dict):
+    if member.lang == "en":
+        return
+    yield from _quote_style(member, style.get(member.lang))
+    yield from _quote_punctuation(member)
+    yield from (_french_spacing(member) if member.lang == "fr" else _spacing(member))
+    yield from _apostrophes(member, apostrophes.get(member.lang, Counter()))
+    if member.lang == "es":
+        yield from _inverted(member)
 
 
 def quote_pairs(members) -> Counter:
     """{(lang, opening, closing): how many top-level quotations use that pair}."""
     counts: Counter = Counter()
-    for member in members:
-        for q in quotes(member.text):
+    for (lang, text), copies in texts(members).items():
+        for q in quotes(text):
             if q.depth == 0:
-                counts[(member.lang, *q.pair)] += 1
+                counts[(lang, *q.pair)] += copies
     return counts
 
 
@@ -243,9 +248,9 @@ def _spacing(member: Member):
 def apostrophe_counts(members) -> Counter:
     """{(lang, apostrophe): how often the language's texts use it}."""
     counts: Counter = Counter()
-    for member in members:
-        for m in _APOSTROPHE.finditer(member.text):
-            counts[(member.lang, m.group(1))] += 1
+    for (lang, text), copies in texts(members).items():
+        for m in _APOSTROPHE.finditer(text):
+            counts[(lang, m.group(1))] += copies
     return counts
 
 

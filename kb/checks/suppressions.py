@@ -16,6 +16,7 @@ An accepted finding still shows (as accepted) on the site, but does not count fo
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -94,11 +95,10 @@ def _problem(raw) -> str | None:
 
 def discover(paths) -> list[Path]:
     """Suppressions files next to the given corpus files, or in a folder above them."""
-    folders: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        folder = path if path.is_dir() else path.parent
-        folders.append(folder.resolve())
+    # A corpus is 10,000 files in a few folders: each folder is resolved once.
+    named = dict.fromkeys(str(raw) if os.path.isdir(raw) else os.path.dirname(str(raw)) or "."
+                          for raw in paths)
+    folders = [Path(folder).resolve() for folder in named]
     found = []
     for folder in dict.fromkeys(folders):
         for candidate in (folder, *folder.parents)[:2]:

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from kb.checks.model import Corpus, Member
+from kb.checks.model import Corpus, Member, per_text, texts
 
 CHECKS = {
     "english-term": "a concept's English term kept where the glossary has a translation",
@@ -30,14 +30,16 @@ def check(corpus: Corpus):
     if corpus.glossary is None:
         return
     usage = corpus.total("term-usage", lambda: term_usage(corpus, corpus.members))
-    for group in corpus.groups:
-        for member in group.members:
-            for match in corpus.matches(member):
-                concept = corpus.concept(match.concept)
-                finding = (_english(corpus, group.others(member), member, match, concept)
-                           or _variant(member, match, concept, usage))
-                if finding is not None:
-                    yield finding
+    yield from per_text(corpus, lambda group, member: _member(corpus, group, member, usage))
+
+
+def _member(corpus: Corpus, group, member: Member, usage: Counter):
+    for match in corpus.matches(member):
+        concept = corpus.concept(match.concept)
+        finding = (_english(corpus, group.others(member), member, match, concept)
+                   or _variant(member, match, concept, usage))
+        if finding is not None:
+            yield finding
 
 
 def _english(corpus, others, member: Member, match, concept):
@@ -78,12 +80,12 @@ def term_usage(corpus: Corpus, members) -> Counter:
     """How often each language renders each concept with each of its glossary terms:
     {(lang, concept, index of the term): count}."""
     usage: Counter = Counter()
-    for member in members:
-        for match in corpus.matches(member):
-            terms = corpus.concept(match.concept).terms.get(member.lang) or []
+    for (lang, text), copies in texts(members).items():  # a shared ruling is matched once
+        for match in corpus.text_matches(lang, text):
+            terms = corpus.concept(match.concept).terms.get(lang) or []
             index = _term_index(match.surface, terms)
-            if index is not None and match.lang in ("", member.lang):
-                usage[(member.lang, match.concept, index)] += 1
+            if index is not None and match.lang in ("", lang):
+                usage[(lang, match.concept, index)] += copies
     return usage
 
 
