@@ -66,20 +66,23 @@ def blocked(tmp_path, monkeypatch):
         (corpus / f"extra-{i}.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     build(["rulings"], "out")
-    updates = []
-    real = realign.update
+    updates = record(monkeypatch, realign, "update")
+    record(monkeypatch, check_update, "update", into=updates, tag="check")
+    return tmp_path, updates
+
+
+def record(monkeypatch, owner, name: str, into: list | None = None, tag: str | None = None):
+    """Spy on ``owner.name``: each call's result is appended to ``into`` (a new list if None),
+    as ``(tag, result)`` when tagged; return that list."""
+    calls = [] if into is None else into
+    real = getattr(owner, name)
 
     def spy(*args):
-        updates.append(real(*args))
-        return updates[-1]
-    monkeypatch.setattr(realign, "update", spy)
-    real_check = check_update.update
-
-    def check_spy(ctx, accepted, changed):
-        updates.append(("check", real_check(ctx, accepted, changed)))
-        return updates[-1][1]
-    monkeypatch.setattr(check_update, "update", check_spy)
-    return tmp_path, updates
+        result = real(*args)
+        calls.append(result if tag is None else (tag, result))
+        return result
+    monkeypatch.setattr(owner, name, spy)
+    return calls
 
 
 def swap_rulings(path: Path, first: int, second: int) -> None:
@@ -236,14 +239,7 @@ def planned(blocked, monkeypatch):
     """
     from kb.site import changes
 
-    plans = []
-    real = changes.plan
-
-    def spy(*args):
-        plans.append(real(*args))
-        return plans[-1]
-    monkeypatch.setattr(changes, "plan", spy)
-    return blocked[0], plans, blocked[1]
+    return blocked[0], record(monkeypatch, changes, "plan"), blocked[1]
 
 
 def test_an_edit_of_rulings_printed_on_two_cards_gives_the_full_builds_site(planned):
