@@ -569,19 +569,24 @@ def assign_ids(groups: list[Aligned]) -> None:
     for group in groups:
         by_base.setdefault(group_base(group.signature, rules_of), []).append(group)
     for base, twins in by_base.items():
-        for group, gid in zip(twins, twin_ids(base, [min(u.key for u in g.units)
-                                                     for g in twins])):
+        ids = twin_ids(base, [min(u.key for u in g.units) for g in twins],
+                       [sum(len(u.rulings) for u in g.units) for g in twins])
+        for group, gid in zip(twins, ids):
             group.id = gid
 
 
-def twin_ids(base: str, first_keys: list[str]) -> list[str]:
-    """Ids of the groups sharing ``base``, given each one's smallest unit key.
+def twin_ids(base: str, first_keys: list[str], sizes: list[int] | None = None) -> list[str]:
+    """Ids of the groups sharing ``base``, given each one's smallest unit key and number of
+    rulings (``sizes``).
 
-    The group with the smallest key is ``base``; each other is ``base-<its smallest unit
-    key>``: a group's id depends on its own content, not on how many twins sort before it, so
-    adding or removing a card renames no other group.
+    The largest group (ties: the smallest key) is ``base``; each other is ``base-<its smallest
+    unit key>``: a group's id depends on its own content, not on how many twins sort before
+    it, so adding or removing a card renames no other group. The largest, because a ruling
+    printed on 2,000 cards and edited on one must keep its id (and its page's address on
+    10,000 card pages), not give it to the edited copy.
     """
-    first = min(first_keys)
+    sizes = sizes or [0] * len(first_keys)
+    first = min(zip(first_keys, sizes), key=lambda pair: (-pair[1], pair[0]))[0]
     return [base if key == first else f"{base}-{key}" for key in first_keys]
 
 

@@ -448,9 +448,12 @@ def _renames(db, new_groups: list[Aligned], gone: set[str]) -> dict[str, str]:
             [base, len(base) + 1, base + "-"]) if gid not in gone and group_base(gid) == base]
         firsts = dict(_query(db, "SELECT group_id, MIN(key) FROM align_units WHERE group_id IN {}"
                                  " GROUP BY group_id", ids))
+        sizes = dict(_query(db, "SELECT group_id, COUNT(*) FROM memberships WHERE group_id IN {}"
+                                " GROUP BY group_id", ids))
         mine = [g for g in new_groups if group_base(g.id) == base]
         keys = [firsts[g] for g in ids] + [min(u.key for u in g.units) for g in mine]
-        new_ids = align.twin_ids(base, keys)
+        new_ids = align.twin_ids(base, keys, [sizes.get(g, 0) for g in ids]
+                                 + [sum(len(u.rulings) for u in g.units) for g in mine])
         for gid, new_id in zip(ids, new_ids):
             if gid != new_id:
                 renamed[gid] = new_id

@@ -271,6 +271,15 @@ def test_twin_ids_depend_on_each_groups_own_content():
     assert first == [f"726.3-1df600-{'b' * 12}", f"726.3-1df600-{'c' * 12}", "726.3-1df600"]
 
 
+def test_the_largest_twin_keeps_the_plain_id():
+    """A ruling on 2,000 cards edited on one: the edited copy (1 ruling) sorts first by key but
+    must not take the id (and the page address) of the 9,999 others."""
+    ids = align.twin_ids("726.4-f90a33", ["b" * 12, "a" * 12], [9999, 1])
+    assert ids == ["726.4-f90a33", f"726.4-f90a33-{'a' * 12}"]
+    ties = align.twin_ids("726.4-f90a33", ["b" * 12, "a" * 12], [5, 5])
+    assert ties == [f"726.4-f90a33-{'b' * 12}", "726.4-f90a33"]
+
+
 def test_a_units_score_does_not_depend_on_how_its_concept_set_was_built():
     rows = [{"id": f"f{i}#1", "source": f"f{i}", "card_id": f"{lang}:c", "lang": lang,
              "date": "2022-06-10", "position": 1, "text": text, "line": 3}

@@ -362,3 +362,39 @@ def test_an_edit_of_the_card_with_a_duplicate_finds_it_again(shared):
     assert updates[0] is not None and updates[1] == ("check", True)
     assert checked == [[("de", "Unterkellersäuberung 3")]]
     assert_same_as_full(folder)
+
+
+def test_an_edited_copy_of_a_shared_ruling_leaves_the_others_their_id(shared, monkeypatch):
+    """One card's copy of a ruling printed on five cards has a letter changed (its length
+    kept: the corpus statistics stay), chosen so that the edited copy's key sorts before every
+    key of the others: it becomes a twin group of its own, and the four other cards' group
+    (the larger) keeps its id, in the update as in a full build."""
+    from kb import align
+
+    folder, updates, _ = shared
+    # In this small corpus one more French text moves the usual lengths (a median), which
+    # would align everything; here every language's usual length is the same, in both builds.
+    monkeypatch.setattr(align, "usual_lengths", lambda lengths: {lang: 1.0 for lang in lengths})
+    build(["rulings"], "out", reuse=False)
+    updates.clear()
+    path = folder / "rulings" / "fr-chasseur-vengeur-4.txt"
+    with sqlite3.connect(folder / "out" / "rulings.db") as conn:
+        ruling, group = conn.execute(
+            "SELECT r.id, m.group_id FROM rulings r JOIN memberships m ON m.ruling_id = r.id "
+            "WHERE r.source LIKE '%fr-chasseur-vengeur-4.txt' AND r.position = 1").fetchone()
+        text = conn.execute("SELECT text FROM rulings WHERE id = ?", [ruling]).fetchone()[0]
+        first = conn.execute("SELECT MIN(key) FROM align_units WHERE group_id = ?",
+                             [group]).fetchone()[0]
+    stem = text.rstrip(".")[:-2]  # the last two letters of the last word change
+    edited = next(t for t in (f"{stem}{a}{b}{text[len(stem) + 2:]}" for a in "bcdfghjklmnpqrstvwxz"
+                              for b in "bcdfghjklmnpqrstvwxz")
+                  if align._digest(f"fr\n{align.normalize(t)}\n0") < first)
+    edit(path, text, edited)
+    build(["rulings"], "out")
+    assert updates[0] is not None
+    with sqlite3.connect(folder / "out" / "rulings.db") as conn:
+        now = dict(conn.execute("SELECT r.source, m.group_id FROM rulings r JOIN memberships m "
+                                "ON m.ruling_id = r.id WHERE r.position = 1 AND r.lang = 'fr'"))
+    edited = now.pop(next(s for s in now if s.endswith("fr-chasseur-vengeur-4.txt")))
+    assert set(now.values()) == {group} and edited.startswith(f"{group}-")
+    assert_same_as_full(folder)
