@@ -3,7 +3,9 @@
 A failed or killed build never touches the previous output: the new tree is built in a hidden
 sibling folder and exchanged with the old one in a single ``renameat2(RENAME_EXCHANGE)`` call
 where the kernel offers it (Linux), else with two renames. A lock file next to the output makes
-a second concurrent build fail at once with a clear message instead of racing the first.
+a second concurrent build fail at once with a clear message instead of racing the first. The
+swapped-out previous output is renamed ``.<out>.old-*`` and deleted by a detached process after
+the lock is released (the next build deletes any such folder left over).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def staged_output(out: Path):
     except Timeout:
         raise KbError(f"{out}: another build is writing this folder (lock {lock.lock_file}); "
                       "wait for it to finish") from None
+    old = None
     try:
         _remove_stale(parent, out.name)
         work = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
@@ -43,10 +46,14 @@ def staged_output(out: Path):
         try:
             yield work
             _swap_in(work, out)
+            old = _set_aside(work, parent, out.name)
         finally:
-            shutil.rmtree(work, ignore_errors=True)
+            if old is None:
+                shutil.rmtree(work, ignore_errors=True)
     finally:
         lock.release()
+    if old is not None:
+        _remove_later(old)
 
 
 def _umask() -> int:
@@ -65,9 +72,46 @@ def _ensure_writable(parent: Path) -> None:
 
 
 def _remove_stale(parent: Path, name: str) -> None:
-    """Delete work folders left by killed builds (safe: we hold the lock)."""
-    for stale in parent.glob(f".{name}.tmp-*"):
+    """Delete work folders left by killed builds, and previous outputs whose removal did not
+    finish (safe: we hold the lock)."""
+    for stale in [*parent.glob(f".{name}.tmp-*"), *parent.glob(f".{name}.old-*")]:
         shutil.rmtree(stale, ignore_errors=True)
+
+
+def _set_aside(work: Path, parent: Path, name: str) -> Path | None:
+    """Rename the swapped-out previous output (now at ``work``, if there was one) to
+    ``.<name>.old-*``."""
+    if not work.exists():
+        return None
+    old = Path(tempfile.mkdtemp(prefix=f".{name}.old-", dir=parent))
+    os.rename(work, old / "tree")
+    return old
+
+
+def _remove_later(old: Path) -> None:
+    """Delete the previous output ``old`` in a detached process, so the command returns at once:
+    at 100k rulings it is 2.7 GB in 150,000 files (2 s of unlinking). Where processes cannot be
+    forked, or the fork fails, delete it here; if the process dies, the next build does it."""
+    if not hasattr(os, "fork"):
+        shutil.rmtree(old, ignore_errors=True)
+        return
+    try:
+        child = os.fork()
+    except OSError:
+        shutil.rmtree(old, ignore_errors=True)
+        return
+    if child:
+        os.waitpid(child, 0)  # the child exits at once; its own child does the work
+        return
+    try:  # in the child: detach (no terminal, no pipes held open), fork again, remove
+        os.setsid()
+        if os.fork() == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        os._exit(0)
 
 
 def _swap_in(work: Path, out: Path) -> None:
