@@ -63,17 +63,17 @@ def encode(db, path: Path, previous: Path | None = None,
                     piece = _read(old, offset, length)
                     group = None if piece is not None else _export(db, [group_id])[0]
                 if group is not None:
-                    group_id = group["id"]
-                    digest = hashlib.sha256(json.dumps(group, ensure_ascii=False).encode(
-                        "utf-8", "surrogatepass")).hexdigest()
+                    group_id, digest = group["id"], _digest(group)
                     piece = _read(old, *by_digest[digest]) if digest in by_digest else None
-                    if piece is None:
-                        piece = json.dumps(group, ensure_ascii=False, indent=2).replace(
-                            "\n", _NESTING).encode("utf-8", "surrogatepass")
-                if piece is not None and (group is None or digest in by_digest):
+                if piece is not None:
                     reused += 1
-                pieces.append((group_id, digest, handle.tell(), len(piece)))
-                handle.write(piece)
+                    pieces.append((group_id, digest, handle.tell(), len(piece)))
+                    handle.write(piece)
+                    continue
+                offset = handle.tell()
+                for part in _indented(group):  # a group of 10,000 rulings is 14 MB of text
+                    handle.write(part)
+                pieces.append((group_id, digest, offset, handle.tell() - offset))
             handle.write(b"\n  ]\n}\n" if pieces else b"]\n}\n")
     finally:
         if old:
@@ -81,14 +81,59 @@ def encode(db, path: Path, previous: Path | None = None,
     return pieces, {"dump_groups": len(pieces), "dump_reused": reused}
 
 
-def _groups(db, ids: list[str], stale: set[str], batch: int = 500):
-    """The groups ``ids`` in order: an export dict for those in ``stale`` (read a batch at a
-    time, so that a full dump never holds the whole store), the id for the others."""
-    for start in range(0, len(ids), batch):
-        chunk = ids[start:start + batch]
-        fresh = {g["id"]: g for g in _export(db, [g for g in chunk if g in stale])}
-        for group_id in chunk:
-            yield fresh.get(group_id, group_id)
+def _groups(db, ids: list[str], stale: set[str], batch: int = 2000):
+    """The groups ``ids`` in order: an export dict for those in ``stale`` (read about
+    ``batch`` rulings at a time, so that a full dump never holds the whole store, nor two
+    groups of 10,000 rulings), the id for the others."""
+    sizes = dict(db.execute("SELECT group_id, COUNT(*) FROM memberships GROUP BY group_id"))
+    chunk, held = [], 0
+    for number, group_id in enumerate(ids):
+        chunk.append(group_id)
+        held += sizes.get(group_id, 0) if group_id in stale else 0
+        if held >= batch or number == len(ids) - 1 or (
+                ids[number + 1] in stale and held + sizes.get(ids[number + 1], 0) > batch):
+            fresh = {g["id"]: g for g in _export(db, [g for g in chunk if g in stale])}
+            yield from (fresh.pop(g, g) for g in chunk)
+            chunk, held = [], 0
+
+
+def _split(group: dict) -> tuple[dict, list] | None:
+    """(the group without its rulings, its rulings) when they are its last key, else None."""
+    if not group or list(group)[-1] != "rulings":
+        return None
+    return {k: v for k, v in group.items() if k != "rulings"}, group["rulings"]
+
+
+def _bytes(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _digest(group: dict) -> str:
+    """SHA-256 of the group's compact JSON (``json.dumps(group)``), encoded ruling by ruling."""
+    split = _split(group)
+    if split is None or not split[0]:
+        return hashlib.sha256(_bytes(json.dumps(group, ensure_ascii=False))).hexdigest()
+    head, rulings = split
+    digest = hashlib.sha256(_bytes(json.dumps(head, ensure_ascii=False)[:-1] + ', "rulings": ['))
+    for number, ruling in enumerate(rulings):
+        digest.update(_bytes((", " if number else "") + json.dumps(ruling, ensure_ascii=False)))
+    digest.update(b"]}")
+    return digest.hexdigest()
+
+
+def _indented(group: dict):
+    """The group's piece (``json.dumps(group, indent=2)`` at its depth), ruling by ruling."""
+    split = _split(group)
+    if split is None or not split[0]:
+        yield _bytes(json.dumps(group, ensure_ascii=False, indent=2).replace("\n", _NESTING))
+        return
+    head, rulings = split
+    yield _bytes((json.dumps(head, ensure_ascii=False, indent=2)[:-2] + ',\n  "rulings": ['
+                  ).replace("\n", _NESTING))
+    for number, ruling in enumerate(rulings):
+        text = json.dumps(ruling, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        yield _bytes((("," if number else "") + "\n    " + text).replace("\n", _NESTING))
+    yield _bytes(("\n  ]\n}" if rulings else "]\n}").replace("\n", _NESTING))
 
 
 def _read(old, offset: int, length: int) -> bytes | None:

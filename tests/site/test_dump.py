@@ -36,3 +36,30 @@ def test_an_empty_store_dumps_like_the_export(tmp_path):
     db["cards"].create({"id": str, "name": str, "lang": str}, pk="id")
     dump.write(db, tmp_path / "d.json")
     assert (tmp_path / "d.json").read_text(encoding="utf-8") == export.to_json(db)
+
+
+def test_a_group_is_encoded_ruling_by_ruling_as_the_whole_document_encoder_would():
+    """Pieces and digests are made one ruling at a time (a group may hold 10,000): the same
+    bytes as ``json.dumps`` of the whole group, at its depth, and the same digest."""
+    import hashlib
+    import json
+
+    ruling = {"id": "de#1", "text": "„Initiative“ – ß, ё\n«x»", "evidence": {"with": {"fr": 1}}}
+    groups = [{"id": "726.3-abc", "rules": ["726.3"], "examples": [], "rulings": [ruling] * 3},
+              {"id": "726.3-abc", "rulings": []}, {"id": "r", "rulings": [ruling], "after": 1},
+              {}]
+    for group in groups:
+        whole = json.dumps(group, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        assert b"".join(dump._indented(group)) == whole.encode("utf-8")
+        compact = json.dumps(group, ensure_ascii=False).encode("utf-8")
+        assert dump._digest(group) == hashlib.sha256(compact).hexdigest()
+
+
+def test_groups_are_read_a_few_rulings_at_a_time_in_order(seed_site):
+    db = sqlite_utils.Database(seed_site.parent / "rulings.db")
+    ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=dump._order)
+    stale = set(ids[::2])
+    for batch in (1, 4, 7, 10_000):
+        got = list(dump._groups(db, ids, stale, batch=batch))
+        assert [g if isinstance(g, str) else g["id"] for g in got] == ids
+        assert {g["id"] for g in got if isinstance(g, dict)} == stale
