@@ -209,14 +209,14 @@ def _start_trees(site, out: Path, counts: dict, todo: dict):
 
 def _start_dump(db, path: Path, previous: Path | None, changed_groups: set[str] | None):
     """Start writing ``data/rulings.json`` (:mod:`kb.site.dump`); return a function waiting
-    for it (-> figures). From PARALLEL_FROM rulings on, a process forked before the site data
-    is loaded writes it on its own connection, while this one renders and indexes."""
+    for it (-> figures). From PARALLEL_FROM rulings on, a new process (spawned: it needs none
+    of this one's memory) writes it on its own connection, while this one renders and indexes."""
     large = db.execute("SELECT count(*) FROM rulings").fetchone()[0] >= PARALLEL_FROM
     if not large or not forking.available(cores=1):
         figures = dump.write(db, path, previous, changed_groups)
         return lambda: figures
     store_file = db.execute("PRAGMA database_list").fetchone()[2]
-    pool = forking.pool(1)
+    pool = forking.fresh_pool(1)
     pending = pool.apply_async(_dump, (store_file, path, previous, changed_groups))
     pool.close()
 
