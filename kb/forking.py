@@ -38,8 +38,8 @@ def pool(workers: int):
 def fresh_pool(workers: int):
     """A Pool of new interpreters (spawned, not forked), for a long job that needs little of
     this process's memory: a forked child keeps the parent's heap as it was at the fork, so
-    every page the parent changes while the child lives is copied. (At 100k rulings the data
-    dump's writer, forked as the site stage began, cost ~300 MB that way at the build's peak.)
+    every page the parent changes while the child lives is copied (the data dump's writer,
+    forked as the site stage began, lived through the 100k build's memory peak).
     """
     return mp.get_context("spawn").Pool(workers, initializer=die_with_parent)
 

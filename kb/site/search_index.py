@@ -93,10 +93,11 @@ def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None
     groups = list(range(len(docs))) if groups is None else groups
     postings, form_map = _postings(docs, analyses or Analyses())
     out.mkdir(parents=True, exist_ok=True)
-    shards = _shards(form_map, postings, groups)
     (out / "t").mkdir()
-    for number, (_, body) in enumerate(shards):
+    shards = []  # each shard's first form, for the manifest; written as soon as it is complete
+    for number, (first, body) in enumerate(_shards(form_map, postings, groups)):
         _write_js(write, out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
+        shards.append(first)
     (out / "d").mkdir()
     for start in range(0, len(docs), DOCS_PER_CHUNK):
         chunk = [_doc(r, u) for r, u in zip(docs[start:start + DOCS_PER_CHUNK],
@@ -104,7 +105,7 @@ def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None
         _write_js(write, out / "d" / f"{start // DOCS_PER_CHUNK}.js",
                   f"kbSearch.docs({start // DOCS_PER_CHUNK},", chunk)
     manifest = {"version": 1, "docs": len(docs), "docsPerChunk": DOCS_PER_CHUNK,
-                "shards": [first for first, _ in shards]}
+                "shards": shards}
     _write_js(write, out / "manifest.js", "kbSearch.manifest(", manifest)
     return {"docs": len(docs), "forms": len(form_map), "shards": len(shards)}
 
@@ -167,14 +168,30 @@ def _postings(docs: list[dict], analyses: "Analyses"):
     kept = order[np.arange(len(order)) - begins[term_sorted] < MAX_POSTINGS]
     kept_terms = term_of[kept]
     bounds = np.searchsorted(kept_terms, np.arange(len(names) + 1))
-    kept_docs = doc_of[kept].tolist()
-    kept_weights = np.rint(weight[kept] * 1000).astype(np.int64).tolist()
-    postings = {}
-    for number, name in enumerate(names):
-        low, high = int(bounds[number]), int(bounds[number + 1])
-        postings[name] = list(zip(kept_docs[low:high], kept_weights[low:high]))
+    postings = Postings(names, bounds, doc_of[kept], np.rint(weight[kept] * 1000).astype(np.int64))
     # Forms without terms (stop words) stay, so the browser knows them and matches nothing.
     return postings, forms
+
+
+class Postings(dict):
+    """term -> [(document, weight in thousandths)], best first: a dict whose lists are made
+    when a term is looked up, from arrays (at 100k rulings, ~2 million small tuples held at
+    once were the build's largest process at its memory peak)."""
+
+    def __init__(self, names: list[str], bounds, docs, weights):
+        super().__init__((name, number) for number, name in enumerate(names))
+        self._bounds, self._docs, self._weights = bounds, docs, weights
+
+    def __getitem__(self, term: str) -> list[tuple[int, int]]:
+        number = super().__getitem__(term)
+        low, high = int(self._bounds[number]), int(self._bounds[number + 1])
+        return list(zip(self._docs[low:high].tolist(), self._weights[low:high].tolist()))
+
+    def items(self):
+        return ((term, self[term]) for term in self)
+
+    def __eq__(self, other) -> bool:
+        return dict(self.items()) == dict(other.items())
 
 
 class Analyses:
@@ -217,14 +234,15 @@ def _key(form: str) -> str:
     return key(form)
 
 
-def _shards(form_map: dict[str, list[str]], postings: dict,
-            groups: list[int]) -> list[tuple[str, dict]]:
-    """Cut the sorted forms into shards of about SHARD_BYTES, each with its terms' postings."""
-    shards, current, size = [], None, 0
+def _shards(form_map: dict[str, list[str]], postings: dict, groups: list[int]):
+    """Cut the sorted forms into shards of about SHARD_BYTES, each with its terms' postings:
+    yields (first form, shard), one at a time."""
+    current, size = None, 0
     for form in sorted(form_map):
         if current is None or size >= SHARD_BYTES:
+            if current is not None:
+                yield current
             current = (form, {"f": {}, "p": {}})
-            shards.append(current)
             size = 0
         body = current[1]
         body["f"][form] = form_map[form]
@@ -234,8 +252,9 @@ def _shards(form_map: dict[str, list[str]], postings: dict,
                 # (document, its group, BM25 weight in thousandths), flattened.
                 flat = [v for doc, w in postings[term] for v in (doc, groups[doc], w)]
                 body["p"][term] = flat
-                size += len(term) + 16 * len(postings[term])
-    return shards
+                size += len(term) + 16 * len(flat) // 3
+    if current is not None:
+        yield current
 
 
 def _doc(ruling: dict, url: str) -> list:
