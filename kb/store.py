@@ -18,16 +18,20 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:  # sqlite-utils (and numpy, which it imports) cost `kb search` 150 ms to load
+    import sqlite_utils
 
-from kb.parse import ParsedFile
+    from kb.parse import ParsedFile
 
 DEFAULT_DB = Path("_build") / "rulings.db"
 
 
 def open_db(path: str | Path) -> sqlite_utils.Database:
     """Open a store for writing (created if missing), with foreign keys enforced."""
+    import sqlite_utils
+
     db = sqlite_utils.Database(path)
     db.execute("PRAGMA foreign_keys = ON")
     return db
@@ -58,6 +62,8 @@ def open_existing(path: str | Path) -> sqlite_utils.Database:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no store at {path}: run `kb build` first or pass --db")
+    import sqlite_utils
+
     return sqlite_utils.Database(path)
 
 
