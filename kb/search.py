@@ -55,13 +55,41 @@ def _stdlib_cached_property() -> None:
         sys.modules["cached_property"] = shim
 
 
+@contextlib.contextmanager
+def _deferred(module: str, names: list[str]):
+    """While whoosh is imported, let ``module`` (if not loaded yet) be a stand-in whose
+    functions ``names`` import the real module when first called. whoosh imports
+    ``urllib.request`` (http, email, ssl) for one download helper and ``whoosh.lang.morph_en``
+    (a large regex) for English word variations: neither is used here, and together they are
+    35 ms of every ``kb search`` command. The stand-in is gone afterwards: a later import
+    gets the real module."""
+    if module in sys.modules:
+        yield
+        return
+    shim = types.ModuleType(module)
+    for name in names:
+        def call(*args, _name=name, **kwargs):
+            import importlib
+
+            return getattr(importlib.import_module(module), _name)(*args, **kwargs)
+        setattr(shim, name, call)
+    sys.modules[module] = shim
+    try:
+        yield
+    finally:
+        if sys.modules.get(module) is shim:
+            del sys.modules[module]
+
+
 _stdlib_cached_property()
 
-from whoosh import index as whoosh_index  # noqa: E402
-from whoosh import query as Q  # noqa: E402
-from whoosh.collectors import FilterCollector, TopCollector  # noqa: E402
-from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema  # noqa: E402
-from whoosh.matching.wrappers import FilterMatcher, WrappingMatcher  # noqa: E402
+with _deferred("urllib.request", ["urlretrieve"]), \
+        _deferred("whoosh.lang.morph_en", ["variations"]):
+    from whoosh import index as whoosh_index  # noqa: E402
+    from whoosh import query as Q  # noqa: E402
+    from whoosh.collectors import FilterCollector, TopCollector  # noqa: E402
+    from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema  # noqa: E402
+    from whoosh.matching.wrappers import FilterMatcher, WrappingMatcher  # noqa: E402
 
 from kb import analysis  # noqa: E402
 from kb.errors import KbError  # noqa: E402

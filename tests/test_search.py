@@ -289,3 +289,20 @@ def test_block_skipping_finds_what_scoring_everything_finds(synthetic, monkeypat
     everything = search(synthetic, query, limit=10)
     assert skipping and [(h.group, h.score) for h in skipping] == \
         [(h.group, h.score) for h in everything]
+
+
+def test_whoosh_modules_kb_search_does_not_use_are_loaded_only_when_called():
+    """A fresh `kb search` process does not load urllib.request nor whoosh's English
+    variations; whoosh's functions from them still work, from the real modules."""
+    import subprocess
+    import sys
+
+    code = ("import sys, kb.search, whoosh.compat, whoosh.query.terms as t\n"
+            "print(sorted(m for m in ('urllib.request', 'whoosh.lang.morph_en') "
+            "if m in sys.modules))\n"
+            "print('rendered' in t.variations('render'))\n"
+            "import urllib.request\n"
+            "print(hasattr(urllib.request, 'urlopen'), 'whoosh.lang.morph_en' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[:3] == ["[]", "True", "True True"]
