@@ -591,9 +591,14 @@ def twin_ids(base: str, first_keys: list[str], sizes: list[int] | None = None) -
 
 
 def group_order(group: Aligned) -> tuple:
-    prefix = group.id.split("-")[0]
+    return id_order(group.id)
+
+
+def id_order(group_id: str) -> tuple:
+    """A group's place in the usual order, from its id alone: by rule, then unlinked, by id."""
+    prefix = group_id.split("-")[0]
     numbered = prefix[0].isdigit()
-    return (not numbered, _rule_key(prefix) if numbered else (), group.id)
+    return (not numbered, _rule_key(prefix) if numbered else (), group_id)
 
 
 def _rule_key(number: str) -> tuple:
@@ -891,23 +896,27 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
         out.append({"id": g["id"], "fingerprint": g["fingerprint"],
                     "signature": json.loads(g["signature"]), "rules": rules.get(g["id"], []),
                     "members": mine})
-    return sorted(out, key=lambda g: group_order(Aligned([], (), "", id=g["id"])))
+    return sorted(out, key=lambda g: id_order(g["id"]))
 
 
 def find_group(db: sqlite_utils.Database, key: str) -> dict | None:
     """The group whose id is ``key``, or whose fingerprint ends ``key`` (rule prefix ignored).
 
     Data that names a group (examples) keeps working when a group's primary rule changes.
-    Only the matching groups' rows are read (the store may hold 100,000 rulings).
+    Only the matching group's rows are read (the store may hold 100,000 rulings).
     """
+    found = find_group_id(db, key)
+    return groups(db, [found])[0] if found is not None else None
+
+
+def find_group_id(db: sqlite_utils.Database, key: str) -> str | None:
+    """The id of the group :func:`find_group` finds, without reading its rulings (a ruling
+    printed on every card makes a group of 10,000): by id, else the first group in the usual
+    order with the key's fingerprint."""
     if "groups" not in db.table_names():
         return None
+    if db.execute("SELECT 1 FROM groups WHERE id = ?", [key]).fetchone():
+        return key
     fp = key.rsplit("-", 1)[-1] if "-" in key else key
-    exact = [row["id"] for row in db.query("SELECT id FROM groups WHERE id = ?", [key])]
-    if exact:
-        return groups(db, exact)[0]
-    same_fp = [row["id"] for row in db.query("SELECT id FROM groups WHERE fingerprint = ?", [fp])]
-    if not same_fp:
-        return None
-    # The first in the usual order; only its rows are read (twins may be thousands).
-    return groups(db, [min(same_fp, key=lambda gid: group_order(Aligned([], (), "", id=gid)))])[0]
+    same = [gid for (gid,) in db.execute("SELECT id FROM groups WHERE fingerprint = ?", [fp])]
+    return min(same, key=id_order, default=None)

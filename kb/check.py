@@ -126,7 +126,7 @@ def aligned_groups(db, ids: list[str] | None = None) -> list[Group]:
         where = f"{source}:{line}" if line else str(source or "")
         members.setdefault(gid, []).append(Member(str(rid), lang, card or "", text, str(gid),
                                                   where))
-    names.sort(key=lambda gid: align.group_order(align.Aligned([], (), "", id=gid)))
+    names.sort(key=lambda gid: align.id_order(gid))
     return [Group(str(gid), members.get(gid, [])) for gid in names]
 
 

@@ -226,7 +226,7 @@ def _card_members(db, cards: set[tuple[str, str]]):
 
     ids = sorted(store.card_id(lang, name) for lang, name in cards)
     rows = _rows(db, "r.card_id", ids)
-    rows.sort(key=lambda r: (align.group_order(align.Aligned([], (), "", id=r["group_id"])),
+    rows.sort(key=lambda r: (align.id_order(r["group_id"]),
                              align._lang_order(r["lang"]), r["card"], r["source"],
                              r["position"]))
     return [check._member(r, r["group_id"]) for r in rows]

@@ -131,21 +131,9 @@ def run_examples(examples: list[Example] | None = None,
 def _group_finder(db: sqlite_utils.Database | None):
     if db is None or "groups" not in db.table_names():
         return lambda key: None
-    return lambda key: group_id(db, key)
-
-
-def group_id(db: sqlite_utils.Database, key: str) -> str | None:
-    """The id of the group :func:`kb.align.find_group` finds for ``key`` (by id, else by
-    fingerprint, the first twin in the usual order), without reading its rulings: a ruling
-    printed on every card makes a group of 10,000."""
     from kb import align
 
-    if db.execute("SELECT 1 FROM groups WHERE id = ?", [key]).fetchone():
-        return key
-    fp = key.rsplit("-", 1)[-1] if "-" in key else key
-    same = [row[0] for row in db.execute("SELECT id FROM groups WHERE fingerprint = ?", [fp])]
-    return min(same, key=lambda gid: align.group_order(align.Aligned([], (), "", id=gid)),
-               default=None)
+    return lambda key: align.find_group_id(db, key)
 
 
 def failure_problem(result: Result) -> Problem:

@@ -41,7 +41,7 @@ def encode(db, path: Path, previous: Path | None = None,
     if "groups" not in db.table_names():
         groups, count = export.groups(db), None
     else:
-        ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=_order)
+        ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=align.id_order)
         if changed is not None and before:
             stale = set(changed) | _differing(db, previous) | {g for g in ids if g not in before}
         else:
@@ -144,10 +144,6 @@ def _read(old, offset: int, length: int) -> bytes | None:
     return piece if len(piece) == length else None
 
 
-def _order(group_id: str) -> tuple:
-    return align.group_order(align.Aligned([], (), "", id=group_id))
-
-
 def _export(db, ids: list[str]) -> list[dict]:
     """:func:`kb.export.groups` of the groups ``ids`` only (reading only their rows)."""
     if not ids:
@@ -173,7 +169,7 @@ def _export(db, ids: list[str]) -> list[dict]:
                     "unlinked": reason, "concepts": g["signature"],
                     "examples": example_runs.examples_for_group(db, g["id"]),
                     "rulings": [export._ruling(m) for m in g["members"]]})
-    return sorted(out, key=lambda g: _order(g["id"]))
+    return sorted(out, key=lambda g: align.id_order(g["id"]))
 
 
 #: (table, its group column): the rows a group's piece shows besides its rulings' own rows.

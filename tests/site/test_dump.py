@@ -7,7 +7,7 @@ import shutil
 
 import sqlite_utils
 
-from kb import export
+from kb import align, export
 from kb.site import dump
 
 
@@ -57,7 +57,7 @@ def test_a_group_is_encoded_ruling_by_ruling_as_the_whole_document_encoder_would
 
 def test_groups_are_read_a_few_rulings_at_a_time_in_order(seed_site):
     db = sqlite_utils.Database(seed_site.parent / "rulings.db")
-    ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=dump._order)
+    ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=align.id_order)
     stale = set(ids[::2])
     for batch in (1, 4, 7, 10_000):
         got = list(dump._groups(db, ids, stale, batch=batch))
