@@ -17,7 +17,6 @@ import json
 from pathlib import Path
 
 from kb import align, example_runs, export, store as kb_store
-from kb.store import chunks
 from kb.site.files import previous_rows, replace_table
 
 TABLE = "site_dump"
@@ -146,30 +145,7 @@ def _read(old, offset: int, length: int) -> bytes | None:
 
 def _export(db, ids: list[str]) -> list[dict]:
     """:func:`kb.export.groups` of the groups ``ids`` only (reading only their rows)."""
-    if not ids:
-        return []
-    found = [g for chunk in chunks(ids) for g in align.groups(db, chunk)]
-    links: dict[str, list[dict]] = {}
-    linked = "group_rules" in db.table_names()
-    if linked:
-        for chunk in chunks(ids):
-            for row in db.query(f"SELECT * FROM group_rules WHERE group_id IN "
-                                f"({', '.join('?' * len(chunk))}) ORDER BY group_id, rank", chunk):
-                links.setdefault(row["group_id"], []).append(
-                    {"rule": row["rule"], "number_then": row["number_then"],
-                     "evidence": json.loads(row["evidence"] or "{}")})
-    out = []
-    for g in found:
-        reason = None
-        if linked and g["id"] not in links:
-            from kb import link
-
-            reason = link.why_unlinked(tuple(g["signature"]))
-        out.append({"id": g["id"], "rules": g["rules"], "links": links.get(g["id"], []),
-                    "unlinked": reason, "concepts": g["signature"],
-                    "examples": example_runs.examples_for_group(db, g["id"]),
-                    "rulings": [export._ruling(m) for m in g["members"]]})
-    return sorted(out, key=lambda g: align.id_order(g["id"]))
+    return export.groups(db, ids) if ids else []
 
 
 #: (table, its group column): the rows a group's piece shows besides its rulings' own rows.
