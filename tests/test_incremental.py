@@ -203,3 +203,25 @@ def test_long_listings_come_in_parts_and_one_change_rerenders_one_part(project, 
     keys = rendered["en"]
     assert "lang/de-p2.html" in keys and "lang/de.html" not in keys
     assert_same_as_full(project, {})
+
+
+def test_a_new_finding_rerenders_only_the_report_part_listing_its_ruling(project, rendered,
+                                                                         monkeypatch):
+    from kb.site import pages
+
+    monkeypatch.setattr(pages, "REPORT_PAGE_GROUPS", 3)
+    build(["rulings"], "out")
+    site = project / "out" / "site" / "en"
+    assert len(list(site.glob("consistency*.html"))) > 2
+    edit(project / "rulings" / "fr-chasseur-vengeur.txt", "jusqu’à ce qu’un autre joueur",
+         "jusqu’à ce qu’un autre joueur (not venture into)")
+    build(["rulings"], "out")
+    report = {k for k in rendered["en"] if k.startswith("consistency")}
+    # Findings were all on the first part, whatever their ruling: this one's is listed later.
+    assert len(report) == 1 and report != {"consistency.html"}
+    [part] = report
+    text = (site / part).read_text(encoding="utf-8")
+    assert '<td lang="fr">not venture into</td>' in text
+    assert '<td lang="fr">not venture into</td>' not in (site / "consistency.html").read_text(
+        encoding="utf-8")
+    assert_same_as_full(project, {})

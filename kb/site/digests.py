@@ -110,7 +110,6 @@ def shared_pages(site: SiteData, counts: dict, faces, listings) -> dict[str, str
     report's and the languages' parts, every rule page. ``faces``: group id -> face digest,
     ``listings``: card id -> listing digest (every group's and card's)."""
     present = site_pages.present(site)
-    findings = _hash(site.findings)
     out = {
         "index.html": _hash(["home", counts, present, _few_cards(site, counts, present)]),
         "rules.html": _hash(["rules", [[r["number"], r["slug"], r["title"], len(r["group_ids"])]
@@ -119,9 +118,11 @@ def shared_pages(site: SiteData, counts: dict, faces, listings) -> dict[str, str
     }
     chunks = site_pages.parts(site.group_order, site_pages.REPORT_PAGE_GROUPS)
     keys = site_pages.part_keys("consistency", len(chunks))
+    findings = site_pages.report_findings(site, chunks)
+    checked = site.findings is not None and (not site.findings) + 1  # none run, none, some
     for (number, key), chunk in zip(keys, chunks):
         out[key] = _hash(["consistency", present, number, keys, [faces[g] for g in chunk],
-                          findings if number == 1 else None])  # findings: on the first
+                          checked, findings[number - 1]])
     for code in present:
         chunks = site_pages.parts(site.cards_in(code), site_pages.LANG_PAGE_CARDS)
         keys = site_pages.part_keys(f"lang/{code}", len(chunks))

@@ -178,8 +178,11 @@ def pages(site: SiteData, only: set[str] | None = None) -> list[tuple[str, str, 
 
     out = [("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
            ("glossary.html", "glossary.html", {})]
+    report = parts(site.group_order, REPORT_PAGE_GROUPS)
+    findings = report_findings(site, report)
     out += _parted("consistency.html", "consistency", site.group_order, REPORT_PAGE_GROUPS,
-                   "rows", {}, wanted, site.group)
+                   "rows", {}, wanted, site.group,
+                   lambda number: {"findings": findings[number - 1]})
     for code in present(site):
         out += _parted("lang.html", f"lang/{code}", site.cards_in(code), LANG_PAGE_CARDS,
                        "cards", {"code": code}, wanted, None)
@@ -204,11 +207,23 @@ def parts(items: list, size: int) -> list[list]:
     return [items[start:start + size] for start in range(0, len(items), size)] or [[]]
 
 
+def report_findings(site: SiteData, chunks: list[list[str]]) -> list[list[dict]]:
+    """The translator findings each part of the consistency report shows (``chunks``: each
+    part's group ids): those of its rulings, in the findings' order, so a changed finding
+    re-renders one part; the first part also shows those of no listed ruling (corpus-wide)."""
+    part_of = {group: number for number, chunk in enumerate(chunks) for group in chunk}
+    out: list[list[dict]] = [[] for _ in chunks]
+    for finding in site.findings or []:
+        out[part_of.get(finding.get("group"), 0)].append(finding)
+    return out
+
+
 def _parted(template: str, base: str, items: list, size: int, name: str, context: dict,
-            wanted, resolve) -> list[tuple[str, str, dict | None]]:
+            wanted, resolve, more=None) -> list[tuple[str, str, dict | None]]:
     """A long listing as several pages, each linking to all: a reader gets a page of bounded
     size, and a change to one item re-renders one page, not the whole listing. ``resolve``
-    turns an item (a group id) into what the page shows."""
+    turns an item (a group id) into what the page shows; ``more(number)``: what else part
+    ``number`` shows."""
     chunks = parts(items, size)
     keys = part_keys(base, len(chunks))
     out = []
@@ -217,7 +232,8 @@ def _parted(template: str, base: str, items: list, size: int, name: str, context
             out.append((template, key, None))
             continue
         shown = [resolve(item) for item in chunk] if resolve else chunk
-        out.append((template, key, {**context, name: shown, "part": number, "parts": keys}))
+        out.append((template, key, {**context, name: shown, "part": number, "parts": keys,
+                                    **(more(number) if more else {})}))
     return out
 
 
