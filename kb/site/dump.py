@@ -171,13 +171,28 @@ def _differing(db, previous: Path) -> set[str]:
             if table not in old:
                 found |= {str(g) for (g,) in conn.execute(f"SELECT {column} FROM main.{table}")}
                 continue
-            columns = ", ".join(f"[{c[1]}]" for c in conn.execute(f"PRAGMA main.table_info([{table}])")
-                                if c[1] != "seconds")  # an example's run time is not shown
+            info = conn.execute(f"PRAGMA main.table_info([{table}])").fetchall()
+            columns = [c[1] for c in info if c[1] != "seconds"]  # a run time is not shown
+            keys = [c[1] for c in sorted(info, key=lambda c: c[5]) if c[5]]
             for a, b in (("main", "prev"), ("prev", "main")):
-                found |= {str(g) for (g,) in conn.execute(
-                    f"SELECT {column} FROM (SELECT {columns} FROM {a}.[{table}] EXCEPT "
-                    f"SELECT {columns} FROM {b}.[{table}])")}
+                found |= {str(g) for (g,) in conn.execute(_unmatched(table, column, columns,
+                                                                     keys, a, b))}
     return found
+
+
+def _unmatched(table: str, column: str, columns: list[str], keys: list[str], a: str,
+               b: str) -> str:
+    """SQL: ``column`` of the rows of ``a.table`` with no equal row in ``b.table``. A row is
+    looked up by its primary key (``keys``), so each costs an index probe: the same answer as
+    EXCEPT, which sorted both whole tables (5 s of an incremental build at 100k rulings)."""
+    if not keys:
+        listed = ", ".join(f"[{c}]" for c in columns)
+        return (f"SELECT {column} FROM (SELECT {listed} FROM {a}.[{table}] EXCEPT "
+                f"SELECT {listed} FROM {b}.[{table}])")
+    same = " AND ".join([f"y.[{k}] = x.[{k}]" for k in keys] +
+                        [f"y.[{c}] IS x.[{c}]" for c in columns if c not in keys])
+    return (f"SELECT x.{column} FROM {a}.[{table}] AS x WHERE NOT EXISTS "
+            f"(SELECT 1 FROM {b}.[{table}] AS y WHERE {same})")
 
 
 def _previous_pieces(previous: Path) -> dict[str, tuple[str, int, int]]:
