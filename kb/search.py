@@ -418,12 +418,13 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
             return []
         wanted = limit + (CARD_SLACK if parsed.cards else 0)  # some may fail the name check
         if runs:
-            found = []
+            found, bar = [], 0.0
             for compiled in runs.values():
-                top = _TopGroups(limit=wanted)
+                top = _TopGroups(limit=wanted, floor=bar)
                 collector = top if allowed is None else FilterCollector(top, allow=allowed)
                 searcher.search_with_collector(compiled, collector)
                 found += [(-score, -negated) for score, negated in top.items]
+                bar = _bar(found, wanted)
         else:  # filters alone: the documents that pass, in index order, unscored
             found = [(0.0, docnum) for docnum in sorted(allowed or ())]
         best: dict[str, tuple] = {}
@@ -438,7 +439,17 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
         with _store(index_dir if parsed.cards or parsed.dates else None) as store:
             hits = (_hit(searcher, fields, score, lang, parsed, store, names)
                     for score, fields in ranked)
-            return [hit for hit in hits if hit is not None][:limit]
+            return list(itertools.islice((hit for hit in hits if hit is not None), limit))
+
+
+def _bar(found: list[tuple[float, int]], wanted: int) -> float:
+    """A score the next language's run must beat: a little under the ``wanted``-th best of
+    ``found`` (-score, docnum) pairs. Each run's documents are distinct groups, so ``wanted``
+    groups already score at least this much and a document below it cannot rank; ties and
+    sums added in another order stay in (:data:`TIE`)."""
+    if len(found) < wanted:
+        return 0.0
+    return -sorted(found)[wanted - 1][0] * (1 - TIE)
 
 
 class _Boosted(WrappingMatcher):
@@ -493,6 +504,11 @@ class _Term(Q.Term):
         return _Boosted(matcher, self.boost) if self.boost != 1.0 else matcher
 
 
+#: Scores within this share of each other count as ties: a block's bound is the same sum as a
+#: score, added up in another order.
+TIE = 1e-9
+
+
 class _TopGroups(TopCollector):
     """whoosh's top-N collector, but skipping from the moment the top N is full.
 
@@ -504,12 +520,22 @@ class _TopGroups(TopCollector):
     :data:`TIE` of each other count as ties.
     """
 
-    TIE = 1e-9
+    TIE = TIE
+
+    def __init__(self, limit: int = 10, floor: float = 0.0, **kwargs):
+        super().__init__(limit=limit, **kwargs)
+        self.floor = floor  # no document at or under it can rank (an earlier run's bar)
+
+    def prepare(self, top_searcher, q, context):
+        super().prepare(top_searcher, q, context)
+        self.minscore = self.floor
 
     def _collect(self, global_docnum, score):
+        if score <= self.floor:
+            return 0
         key = super()._collect(global_docnum, score)
         if len(self.items) == self.limit:
-            self.minscore = self.items[0][0] * (1 + self.TIE)
+            self.minscore = max(self.floor, self.items[0][0] * (1 + self.TIE))
         return key
 
 

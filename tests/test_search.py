@@ -285,7 +285,7 @@ def test_block_skipping_finds_what_scoring_everything_finds(synthetic, monkeypat
 
     skipping = search(synthetic, query, limit=10)
     monkeypatch.setattr(kb.search, "_TopGroups",
-                        lambda limit: TopCollector(limit=limit, usequality=False))
+                        lambda limit, floor=0.0: TopCollector(limit=limit, usequality=False))
     everything = search(synthetic, query, limit=10)
     assert skipping and [(h.group, h.score) for h in skipping] == \
         [(h.group, h.score) for h in everything]
