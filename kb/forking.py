@@ -17,6 +17,7 @@ import contextlib
 import gc
 import multiprocessing as mp
 import os
+import sys
 
 
 def available(cores: int = 2) -> bool:
@@ -40,8 +41,30 @@ def fresh_pool(workers: int):
     this process's memory: a forked child keeps the parent's heap as it was at the fork, so
     every page the parent changes while the child lives is copied (the data dump's writer,
     forked as the site stage began, lived through the 100k build's memory peak).
+
+    A spawned interpreter first runs this one's main module again, which in a script calling
+    :func:`kb.build.build` without an ``if __name__ == "__main__"`` guard starts another build
+    in each worker, whose death the pool answers with a new worker, forever. The workers are
+    started with the main module hidden: the job is a function of ``kb``, imported by name.
     """
-    return mp.get_context("spawn").Pool(workers, initializer=die_with_parent)
+    with _main_hidden():
+        return mp.get_context("spawn").Pool(workers, initializer=die_with_parent)
+
+
+@contextlib.contextmanager
+def _main_hidden():
+    """While inside, a spawned process does not import this one's ``__main__`` (multiprocessing
+    finds it by its ``__spec__`` or ``__file__``)."""
+    main = sys.modules["__main__"]
+    saved = {key: main.__dict__[key] for key in ("__spec__", "__file__") if key in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__spec__ = None
+    try:
+        yield
+    finally:
+        main.__dict__.update(saved)
+        if "__spec__" not in saved:
+            del main.__spec__
 
 
 @contextlib.contextmanager

@@ -49,3 +49,26 @@ def test_a_pool_worker_dies_when_its_parent_is_killed():
     while alive(worker) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(worker)
+
+
+UNGUARDED = """
+import sys
+from pathlib import Path
+import kb.site
+from kb.build import build
+
+kb.site.PARALLEL_FROM = 1  # the seeds are few: write the data dump in a spawned process anyway
+print("started", flush=True)  # once: a worker that ran this script again would print it too
+build([sys.argv[1]], sys.argv[2])
+print("built", Path(sys.argv[2], "site", "data", "rulings.json").is_file(), flush=True)
+"""
+
+
+def test_a_script_without_a_main_guard_can_build_with_spawned_workers(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(UNGUARDED, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), str(ROOT / "rulings"), str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[:2] == ["started", "built True"]
