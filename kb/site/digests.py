@@ -58,7 +58,8 @@ def face(group: dict) -> str:
 
 
 def _lead(ruling: dict | None):
-    return None if ruling is None else [ruling[k] for k in ("lang", "text", "position", "line")]
+    return None if ruling is None else [ruling[k] for k in ("lang", "text", "position", "line",
+                                                            "source")]  # source: in the anchor
 
 
 def leads(group: dict) -> list[str]:

@@ -8,6 +8,7 @@ HTML template: texts from the corpus are always data.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -44,7 +45,8 @@ def _environment() -> Environment:
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                       auto_reload=False)
     env.globals.update(languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
-                       number_on=number_on, excerpt=excerpt)
+                       number_on=number_on, excerpt=excerpt,
+                       anchor=anchor_of)
     return env
 
 
@@ -111,7 +113,15 @@ class Links:
 
 
 def anchor_of(member: dict) -> str:
-    return f"{member['lang']}-{member['position']}-{member['line']}"
+    """The id of a member's article on its ruling page: its language, place and line in its
+    file, and a digest of the file's path (a ruling printed on many cards often sits at the
+    same place in each card's file, and ids on a page must differ)."""
+    return f"{member['lang']}-{member['position']}-{member['line']}-{_file_key(member['source'])}"
+
+
+@lru_cache(maxsize=None)
+def _file_key(source: str) -> str:
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:10]
 
 
 def excerpt(text: str, limit: int = TITLE_CHARS) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import shutil
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -13,7 +14,7 @@ import pytest
 
 from kb.languages import LANGUAGES, UI_LANGUAGES
 
-from site_helpers import HOSTILE_CARD, HOSTILE_TEXT
+from site_helpers import CORPUS, HOSTILE_CARD, HOSTILE_TEXT
 
 
 def parse(path: Path):
@@ -183,3 +184,30 @@ def test_findings_are_shown_on_the_report_and_their_ruling(seed_site, parsed):
     on_pages = [li for n, d in parsed.items() if n.startswith("en/ruling/")
                 for ul in d.findall(".//ul[@class='findings']") for li in ul]
     assert 0 < len(on_pages) <= len(rows)  # corpus-wide findings have no ruling page
+
+
+def test_a_ruling_at_the_same_place_on_two_cards_gets_two_ids(tmp_path):
+    """Two German cards carry the same rulings at the same places (one group per ruling, two
+    members in German): each member's article has its own id, and the search index's links
+    lead to each."""
+    from kb.build import build
+
+    corpus = tmp_path / "rulings"
+    shutil.copytree(CORPUS, corpus)
+    name, rest = (corpus / "de-unterkellersaeuberung.txt").read_text(encoding="utf-8").split("\n", 1)
+    (corpus / "de-zweite.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
+    build([str(corpus)], tmp_path / "_build")
+    site = tmp_path / "_build" / "site"
+    shared = 0
+    for path in (site / "en" / "ruling").glob("*.html"):
+        ids = [e.get("id") for e in parse(path).iter() if e.get("id")]
+        assert len(ids) == len(set(ids)), f"{path.name}: duplicate ids"
+        text = path.read_text(encoding="utf-8")
+        shared += "Unterkellersäuberung II" in text and text.count('lang="de" aria-labelledby') >= 2
+    assert shared  # the two cards' rulings are on the same pages
+    urls = re.findall(r'"(ruling/[^"#]+#[^"]+)"', "".join(
+        p.read_text(encoding="utf-8") for p in (site / "search" / "d").glob("*.js")))
+    assert len(urls) == len(set(urls)) > 0
+    for url in urls:
+        page, anchor = url.split("#")
+        assert f'id="{anchor}"' in (site / "en" / page).read_text(encoding="utf-8"), url
