@@ -89,6 +89,7 @@ with _deferred("urllib.request", ["urlretrieve"]), \
     from whoosh import query as Q  # noqa: E402
     from whoosh.collectors import FilterCollector, TopCollector  # noqa: E402
     from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema  # noqa: E402
+    from whoosh.filedb.filestore import FileStorage  # noqa: E402
     from whoosh.matching.wrappers import FilterMatcher, WrappingMatcher  # noqa: E402
 
 from kb import analysis  # noqa: E402
@@ -366,6 +367,10 @@ def _groups_where(only: set[str] | None) -> list[tuple[str, list]]:
 # --- searching --------------------------------------------------------------------------------
 
 _OPEN: dict[str, tuple] = {}
+#: Map the index's files into memory. whoosh then wraps each file it opens in a BytesIO, which
+#: copies it whole (about 35 ms at 100k rulings): worth it for a process answering many
+#: queries (in-process p95 51 ms mapped, 69 ms read), not for one (``kb search``).
+MAPPED = True
 _LOCK = threading.Lock()
 
 
@@ -391,7 +396,8 @@ def _opened(index_dir: str | Path) -> tuple:
         if held is None or held[0] != identity:
             if identity is None or not whoosh_index.exists_in(key):
                 raise KbError(f"no search index in {index_dir}: run `kb build` first or pass --db")
-            ix = whoosh_index.open_dir(key)
+            ix = (whoosh_index.open_dir(key) if MAPPED else
+                  FileStorage(key, readonly=True, supports_mmap=False).open_index())
             if held is not None:
                 held[2].close()
             held = _OPEN[key] = (identity, ix, ix.searcher(), threading.Lock())

@@ -306,3 +306,19 @@ def test_whoosh_modules_kb_search_does_not_use_are_loaded_only_when_called():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     assert out[:3] == ["[]", "True", "True True"]
+
+
+def test_an_index_read_without_mapping_it_gives_the_same_hits(synthetic, tmp_path, monkeypatch):
+    """`kb search` (one query) reads the index's files instead of mapping them."""
+    import shutil
+
+    import kb.search
+
+    queries = ("initiative", "géant à deux têtes", "Undercity lang:fr")
+    mapped = [search(synthetic, query) for query in queries]
+    assert kb.search.open_index(synthetic).storage.supports_mmap is True
+    copy = tmp_path / "index"
+    shutil.copytree(synthetic, copy)
+    monkeypatch.setattr(kb.search, "MAPPED", False)
+    assert kb.search.open_index(copy).storage.supports_mmap is False
+    assert [search(copy, query) for query in queries] == mapped and mapped[0]
