@@ -92,16 +92,15 @@ def search(query, db_path, lang, limit, fmt):
     Words may be inflected, unaccented or misspelt. The index is read from index/ next to
     --db. JSON output is a list of hits, best first: group, lang, card, text, score, ...
     """
-    from kb import search as searching
+    from kb.search import index_dir_for, render_text, search as run_search
 
-    searching.MAPPED = False  # one query: read what it needs, do not copy the index in
-    hits = searching.search(searching.index_dir_for(db_path), query, lang=lang, limit=limit)
+    hits = run_search(index_dir_for(db_path), query, lang=lang, limit=limit, mapped=False)
     if fmt == "json":
         import json
 
         click.echo(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2))
     else:
-        click.echo(searching.render_text(hits))
+        click.echo(render_text(hits))
 
 
 @cli.group()

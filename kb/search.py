@@ -367,19 +367,15 @@ def _groups_where(only: set[str] | None) -> list[tuple[str, list]]:
 # --- searching --------------------------------------------------------------------------------
 
 _OPEN: dict[str, tuple] = {}
-#: Map the index's files into memory. whoosh then wraps each file it opens in a BytesIO, which
-#: copies it whole (about 35 ms at 100k rulings): worth it for a process answering many
-#: queries (in-process p95 51 ms mapped, 69 ms read), not for one (``kb search``).
-MAPPED = True
 _LOCK = threading.Lock()
 
 
-def open_index(index_dir: str | Path):
-    """The whoosh index in ``index_dir``, opened once per process."""
-    return _opened(index_dir)[1]
+def open_index(index_dir: str | Path, mapped: bool = True):
+    """The whoosh index in ``index_dir``, opened once per process (see :func:`search`)."""
+    return _opened(index_dir, mapped)[1]
 
 
-def _opened(index_dir: str | Path) -> tuple:
+def _opened(index_dir: str | Path, mapped: bool = True) -> tuple:
     """(identity, index, searcher, lock) of ``index_dir``, kept open between queries.
 
     Opening a searcher reads every segment file's header (tens of ms at 100k rulings), so it
@@ -396,8 +392,7 @@ def _opened(index_dir: str | Path) -> tuple:
         if held is None or held[0] != identity:
             if identity is None or not whoosh_index.exists_in(key):
                 raise KbError(f"no search index in {index_dir}: run `kb build` first or pass --db")
-            ix = (whoosh_index.open_dir(key) if MAPPED else
-                  FileStorage(key, readonly=True, supports_mmap=False).open_index())
+            ix = FileStorage(key, readonly=True, supports_mmap=mapped).open_index()
             if held is not None:
                 held[2].close()
             held = _OPEN[key] = (identity, ix, ix.searcher(), threading.Lock())
@@ -405,18 +400,22 @@ def _opened(index_dir: str | Path) -> tuple:
 
 
 def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
-           limit: int = 10) -> list[Hit]:
+           limit: int = 10, mapped: bool = True) -> list[Hit]:
     """The best groups for ``query``, one hit per group, best first.
 
     ``lang`` shows each group by its ruling in that language (falling back to the language
-    that matched when the group has none). Raises :class:`kb.query.QueryError` for a query
-    that cannot be run, :class:`kb.errors.KbError` for a missing index.
+    that matched when the group has none). ``mapped``: map the index's files into memory when
+    this process opens it; whoosh then copies each file it opens whole into a BytesIO (about
+    35 ms at 100k rulings), which pays for a process answering many queries (in-process p95
+    51 ms mapped, 69 ms read) but not for one (``kb search``). Raises
+    :class:`kb.query.QueryError` for a query that cannot be run, :class:`kb.errors.KbError`
+    for a missing index.
     """
     if lang is not None and lang not in LANGUAGES:
         raise KbError(f"unknown language {lang!r} (use one of {', '.join(LANGUAGES)})")
     parsed = parse(query) if isinstance(query, str) else query
     limit = max(1, limit)
-    identity, _, searcher, lock = _opened(index_dir)
+    identity, _, searcher, lock = _opened(index_dir, mapped)
     with lock:  # a whoosh searcher reads its files by seeking: one query at a time
         runs, filters = compile_query(parsed, searcher, index_dir)
         allowed = _allowed(filters, searcher) if filters else None
