@@ -504,8 +504,11 @@ class _Term(Q.Term):
 
     def matcher(self, searcher, context=None):
         matcher = Q.Term(self.fieldname, self.text).matcher(searcher, context)
-        if type(matcher) is FilterMatcher:
-            matcher = _Live(matcher.child, matcher._ids, exclude=matcher._exclude)
+        if type(matcher) is FilterMatcher:  # the segment has deleted documents
+            if getattr(context, "deleted_above", False):  # filtered above the whole query
+                matcher = matcher.child
+            else:
+                matcher = _Live(matcher.child, matcher._ids, exclude=matcher._exclude)
         return _Boosted(matcher, self.boost) if self.boost != 1.0 else matcher
 
 
@@ -534,6 +537,17 @@ class _TopGroups(TopCollector):
     def prepare(self, top_searcher, q, context):
         super().prepare(top_searcher, q, context)
         self.minscore = self.floor
+
+    def set_subsearcher(self, subsearcher, offset):
+        """A segment's deleted documents (a patched index has a few) are stepped over once,
+        above the whole query, not under each of its terms: a wrapper per term cost every
+        document one more call per term (at 100k rulings, p95 50 -> 80 ms once patched)."""
+        deleted = getattr(subsearcher.reader(), "deleted_docs_set", None)
+        if not deleted:
+            return super().set_subsearcher(subsearcher, offset)
+        self.subsearcher, self.offset = subsearcher, offset
+        tree = self.q.matcher(subsearcher, self.context.set(deleted_above=True))
+        self.matcher = _Live(tree, deleted, exclude=True)
 
     def _collect(self, global_docnum, score):
         if score <= self.floor:
