@@ -78,14 +78,13 @@ class TreeMemory(threading.Thread):
 
     def __init__(self, pid: int, every: float = 0.1):
         super().__init__(daemon=True)
-        self.pid, self.every, self.peak, self.pss_reads = pid, every, 0, 0
+        self.pid, self.every, self.peak = pid, every, 0
         self._done = threading.Event()
 
     def run(self) -> None:
         while not self._done.wait(self.every):
             tree = _tree(self.pid)
             if sum(_rss(pid) for pid in tree) > self.peak:
-                self.pss_reads += 1
                 self.peak = max(self.peak, sum(_pss(pid) for pid in tree))
 
     def stop(self) -> None:

@@ -528,8 +528,6 @@ class _TopGroups(TopCollector):
     :data:`TIE` of each other count as ties.
     """
 
-    TIE = TIE
-
     def __init__(self, limit: int = 10, floor: float = 0.0, **kwargs):
         super().__init__(limit=limit, **kwargs)
         self.floor = floor  # no document at or under it can rank (an earlier run's bar)
@@ -554,7 +552,7 @@ class _TopGroups(TopCollector):
             return 0
         key = super()._collect(global_docnum, score)
         if len(self.items) == self.limit:
-            self.minscore = max(self.floor, self.items[0][0] * (1 + self.TIE))
+            self.minscore = max(self.floor, self.items[0][0] * (1 + TIE))
         return key
 
 

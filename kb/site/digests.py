@@ -120,7 +120,7 @@ def shared_pages(site: SiteData, counts: dict, faces, listings) -> dict[str, str
     chunks = site_pages.parts(site.group_order, site_pages.REPORT_PAGE_GROUPS)
     keys = site_pages.part_keys("consistency", len(chunks))
     findings = site_pages.report_findings(site, chunks)
-    checked = site.findings is not None and (not site.findings) + 1  # none run, none, some
+    checked = None if site.findings is None else bool(site.findings)  # not run, none, some
     for (number, key), chunk in zip(keys, chunks):
         out[key] = _hash(["consistency", present, number, keys, [faces[g] for g in chunk],
                           checked, findings[number - 1]])

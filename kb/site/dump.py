@@ -60,7 +60,7 @@ def encode(db, path: Path, previous: Path | None = None,
                 if isinstance(group, str):  # unchanged: its piece as it was
                     group_id, (digest, offset, length) = group, before[group]
                     piece = _read(old, offset, length)
-                    group = None if piece is not None else _export(db, [group_id])[0]
+                    group = None if piece is not None else export.groups(db, [group_id])[0]
                 if group is not None:
                     group_id, digest = group["id"], _digest(group)
                     piece = _read(old, *by_digest[digest]) if digest in by_digest else None
@@ -91,7 +91,7 @@ def _groups(db, ids: list[str], stale: set[str], batch: int = 2000):
         held += sizes.get(group_id, 0) if group_id in stale else 0
         if held >= batch or number == len(ids) - 1 or (
                 ids[number + 1] in stale and held + sizes.get(ids[number + 1], 0) > batch):
-            fresh = {g["id"]: g for g in _export(db, [g for g in chunk if g in stale])}
+            fresh = {g["id"]: g for g in export.groups(db, [g for g in chunk if g in stale])}
             yield from (fresh.pop(g, g) for g in chunk)
             chunk, held = [], 0
 
@@ -141,11 +141,6 @@ def _read(old, offset: int, length: int) -> bytes | None:
     old.seek(offset)
     piece = old.read(length)
     return piece if len(piece) == length else None
-
-
-def _export(db, ids: list[str]) -> list[dict]:
-    """:func:`kb.export.groups` of the groups ``ids`` only (reading only their rows)."""
-    return export.groups(db, ids) if ids else []
 
 
 #: (table, its group column): the rows a group's piece shows besides its rulings' own rows.

@@ -45,8 +45,7 @@ def _environment() -> Environment:
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                       auto_reload=False)
     env.globals.update(languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
-                       number_on=number_on, excerpt=excerpt,
-                       anchor=anchor_of)
+                       number_on=number_on, excerpt=excerpt, anchor=anchor_of)
     return env
 
 
