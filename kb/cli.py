@@ -7,6 +7,7 @@ are kept for bugs only.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -101,6 +102,7 @@ def search(query, db_path, lang, limit, fmt):
         click.echo(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2))
     else:
         click.echo(render_text(hits))
+    _LEAVE_AT_ONCE.add("search")
 
 
 @cli.group()
@@ -250,5 +252,21 @@ def _rule_row(rule, on_date: str | None) -> dict:
     return row
 
 
+#: Commands that ran to the end and only read: nothing is left to write or tidy, so their
+#: process may end without the interpreter tearing every object down (whoosh's index and
+#: modules: about 35 ms of a `kb search` command's 220 here).
+_LEAVE_AT_ONCE: set[str] = set()
+
+
 def main():
-    cli(prog_name="kb")
+    try:
+        cli(prog_name="kb")
+    except SystemExit as exc:
+        if _LEAVE_AT_ONCE and exc.code in (0, None):
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except OSError:  # a closed pipe: let Python report it its usual way
+                raise exc from None
+            os._exit(0)
+        raise

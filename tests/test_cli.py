@@ -113,3 +113,20 @@ def test_rules_lists_the_registry_with_numbers_of_a_date(tmp_path):
     assert row["number_on_date"] == "721.4" and row["carried_by"].startswith("kb.core.")
     bad = kb("rules", "999.1", cwd=tmp_path, check=False)
     assert bad.returncode == 2 and "999.1" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_search_leaves_at_once_with_its_whole_output_and_status(built):
+    """`kb search` ends its process without tearing the interpreter down: everything it
+    printed still arrives whole (JSON hits through a pipe), the status is 0, and an error
+    still exits 2 with its one line."""
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+
+    args = ["search", "initiative", "--format", "json", "--limit", "30"]
+    result = kb(*args, cwd=built)
+    in_process = CliRunner().invoke(cli, [*args, "--db", str(built / "_build" / "rulings.db")])
+    assert result.returncode == 0 and result.stdout == in_process.output
+    assert len(json.loads(result.stdout)) >= 5
+    failed = kb("search", "lang:xx", cwd=built, check=False)
+    assert failed.returncode == 2 and failed.stderr.startswith("query: unknown language")
