@@ -45,7 +45,7 @@ def _environment() -> Environment:
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                       auto_reload=False)
     env.globals.update(languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
-                       number_on=number_on, excerpt=excerpt, anchor=anchor_of)
+                       number_on=number_on, excerpt=excerpt, anchor=anchor_of, copies=copies)
     return env
 
 
@@ -109,6 +109,16 @@ class Links:
     def switch(self, ui):
         """The same page in another interface language."""
         return self.to(f"{ui}/{self.key}")
+
+
+def copies(members: list[dict]) -> list[list[dict]]:
+    """A group's members gathered by language and text, in the order they first come: a
+    ruling page shows each text once, with every card that prints it (a ruling on 2,000
+    cards was 2,000 copies of one quotation per language, 6.5 MB a page)."""
+    runs: dict[tuple[str, str], list[dict]] = {}
+    for member in members:
+        runs.setdefault((member["lang"], member["text"]), []).append(member)
+    return list(runs.values())
 
 
 def anchor_of(member: dict) -> str:

@@ -186,10 +186,11 @@ def test_findings_are_shown_on_the_report_and_their_ruling(seed_site, parsed):
     assert 0 < len(on_pages) <= len(rows)  # corpus-wide findings have no ruling page
 
 
-def test_a_ruling_at_the_same_place_on_two_cards_gets_two_ids(tmp_path):
+def test_a_ruling_on_two_cards_is_shown_once_with_both_and_an_id_for_each(tmp_path):
     """Two German cards carry the same rulings at the same places (one group per ruling, two
-    members in German): each member's article has its own id, and the search index's links
-    lead to each."""
+    members in German): the ruling page quotes the German text once and lists both cards,
+    each with its own id (the same place in each file), and the search index's links lead to
+    each."""
     from kb.build import build
 
     corpus = tmp_path / "rulings"
@@ -202,8 +203,15 @@ def test_a_ruling_at_the_same_place_on_two_cards_gets_two_ids(tmp_path):
     for path in (site / "en" / "ruling").glob("*.html"):
         ids = [e.get("id") for e in parse(path).iter() if e.get("id")]
         assert len(ids) == len(set(ids)), f"{path.name}: duplicate ids"
-        text = path.read_text(encoding="utf-8")
-        shared += "Unterkellersäuberung II" in text and text.count('lang="de" aria-labelledby') >= 2
+        german = [a for a in parse(path).iter("article") if a.get("lang") == "de"]
+        if "Unterkellersäuberung II" not in path.read_text(encoding="utf-8"):
+            continue
+        assert len(german) == 1 and len(german[0].findall(".//blockquote")) == 1
+        listed = german[0].findall(".//ul[@class='meta copies']/li")
+        assert sorted(text(li.find("a")) for li in listed) == \
+            ["Unterkellersäuberung", "Unterkellersäuberung II"]
+        assert german[0].get("id") and listed[1].get("id") and not listed[0].get("id")
+        shared += 1
     assert shared  # the two cards' rulings are on the same pages
     urls = re.findall(r'"(ruling/[^"#]+#[^"]+)"', "".join(
         p.read_text(encoding="utf-8") for p in (site / "search" / "d").glob("*.js")))
