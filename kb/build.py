@@ -21,7 +21,7 @@ import sqlite_utils
 
 from kb import forking, incremental, parse, store
 from kb.errors import KbError, Problem
-from kb.outdir import staged_output
+from kb.outdir import KeepPrevious, staged_output
 from kb.progress import progress
 
 DEFAULT_CORPUS = Path("rulings")
@@ -63,12 +63,20 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
 
     With ``reuse`` (the default) a previous build in ``out`` made by the same code and options
     is the starting point: only changed ruling files are parsed and stored (see
-    :mod:`kb.incremental`); the output is the same as a full build's.
+    :mod:`kb.incremental`); the output is the same as a full build's. When no file changed
+    at all, ``out`` is left as it is and no stage runs ({} is returned).
     """
     files = corpus_files(corpus or [str(DEFAULT_CORPUS)])
     key = incremental.build_key(lang)
+    previous = Path(out) / "rulings.db"
+    hashes = incremental.file_hashes(files) if reuse and previous.is_file() else None
+    timings: dict[str, float] = {}
     with staged_output(Path(out)) as work:
-        ctx = BuildContext(corpus=files, work=work, lang=lang)
+        if hashes is not None and len(hashes) == len(files) and \
+                incremental.up_to_date(Path(out), hashes, key):
+            raise KeepPrevious  # nothing changed: the previous build is this one's output
+        ctx = BuildContext(corpus=files, work=work, lang=lang, timings=timings)
+        ctx.extra["hashes"] = hashes
         ctx.extra["reused"] = reuse and incremental.reuse_store(Path(out) / "rulings.db",
                                                                  ctx.db_path, key)
         if ctx.extra["reused"]:
@@ -81,7 +89,7 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
             if ctx.db is not None:
                 ctx.db.close()
         _sync(ctx.db_path)
-    return ctx.timings
+    return timings
 
 
 #: {stage: the stage it runs alongside}: two single-threaded stages that do not read what the
@@ -262,7 +270,8 @@ def parse_stage(ctx: BuildContext) -> None:
     if ctx.extra.get("reused"):
         db = store.open_db(ctx.db_path)
         try:
-            changed, removed = incremental.changed_sources(db, incremental.file_hashes(ctx.corpus))
+            hashes = ctx.extra.get("hashes") or incremental.file_hashes(ctx.corpus)
+            changed, removed = incremental.changed_sources(db, hashes)
         finally:
             db.close()
         ctx.extra["changed_sources"] = set(changed) | set(removed)

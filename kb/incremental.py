@@ -60,6 +60,24 @@ def reuse_store(previous: Path, work_db: Path, key: str) -> bool:
     return True
 
 
+def up_to_date(out: Path, hashes: dict[str, str], key: str) -> bool:
+    """Whether the build in ``out`` is what building the files of ``hashes`` ({path: sha256},
+    every file of the corpus) would give again: made by the same code and options (``key``)
+    from files of these very paths and bytes, and whole (a build is swapped in whole; its
+    index and site are still there). Building again would only reproduce it."""
+    store_path = out / "rulings.db"
+    if not (store_path.is_file() and (out / "index").is_dir() and (out / "site").is_dir()):
+        return False
+    try:
+        with store.read_only(store_path, rows=False) as conn:
+            built = conn.execute(f"SELECT value FROM {STATE_TABLE} WHERE key = 'build_key'")
+            same_key = built.fetchall() == [(key,)]
+            sources = dict(conn.execute("SELECT path, sha256 FROM sources").fetchall())
+    except sqlite3.Error:
+        return False
+    return same_key and sources == hashes
+
+
 def record(db: sqlite_utils.Database, key: str) -> None:
     """Write the build key into the store (the last thing a build does to it)."""
     db[STATE_TABLE].insert({"key": "build_key", "value": key}, pk="key", replace=True)

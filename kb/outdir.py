@@ -26,9 +26,15 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
+class KeepPrevious(Exception):
+    """Raised inside :func:`staged_output`: there is nothing to build, ``out`` stays as it is
+    and the work folder goes."""
+
+
 @contextlib.contextmanager
 def staged_output(out: Path):
-    """Yield a fresh work folder; on success swap it in as ``out``, on failure delete it."""
+    """Yield a fresh work folder; on success swap it in as ``out``, on failure delete it (and
+    on :class:`KeepPrevious` too, leaving ``out`` untouched)."""
     out = Path(out)
     parent = out.resolve().parent
     _ensure_writable(parent)
@@ -47,6 +53,8 @@ def staged_output(out: Path):
             yield work
             _swap_in(work, out)
             old = _set_aside(work, parent, out.name)
+        except KeepPrevious:
+            pass
         finally:
             if old is None:
                 shutil.rmtree(work, ignore_errors=True)

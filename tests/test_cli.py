@@ -79,7 +79,10 @@ def test_rebuild_gives_the_same_rows(built, tmp_path):
         return {t: sorted(map(str, db[t].rows)) for t in ("sources", "cards", "rulings")}
 
     first = rows()
-    kb("build", cwd=built)
+    again = kb("build", cwd=built)  # nothing changed: nothing to do
+    assert again.stderr.startswith(f"{Path('_build')} is up to date: no ruling file changed")
+    assert rows() == first
+    kb("build", "--full", cwd=built)
     assert rows() == first
 
 

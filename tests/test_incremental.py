@@ -91,10 +91,21 @@ def test_removed_renamed_and_added_files_give_the_full_builds_output(project):
     assert "Vidente del Pasaje II" not in cards and "Cacciatore Nuovo" in cards
 
 
-def test_nothing_changed_reuses_everything_and_changes_nothing(project):
-    before = rows(project / "out" / "rulings.db")
-    build(["rulings"], "out")
-    assert rows(project / "out" / "rulings.db") == before
+def test_nothing_changed_leaves_the_build_as_it_is(project):
+    """No file changed (same paths, same bytes, same code and options): no stage runs and
+    the output folder is not even swapped; a build missing a part or with a file more is
+    built again."""
+    out = project / "out"
+    before = rows(out / "rulings.db")
+    stamp = (out.stat().st_ino, (out / "rulings.db").stat().st_mtime_ns)
+    assert build(["rulings"], "out") == {}
+    assert (out.stat().st_ino, (out / "rulings.db").stat().st_mtime_ns) == stamp
+    assert rows(out / "rulings.db") == before and not list(project.glob(".out.tmp-*"))
+    shutil.rmtree(out / "site")
+    assert build(["rulings"], "out") and (out / "site" / "index.html").is_file()
+    shutil.copy(project / "rulings" / "extra-0.txt", project / "rulings" / "extra-2.txt")
+    assert "parse" in build(["rulings"], "out")
+    assert build(["rulings"], "out") == {}
 
 
 def test_a_store_built_otherwise_is_not_reused(project):
@@ -163,8 +174,10 @@ def test_one_changed_ruling_renders_only_the_pages_showing_it(project, rendered)
     assert_same_as_full(project, {})
 
 
-def test_nothing_changed_renders_no_page(project, rendered):
+def test_a_file_changed_but_not_its_rulings_renders_no_page(project, rendered):
     before = files(project / "out" / "site")
+    path = project / "rulings" / "fr-chasseur-vengeur.txt"
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     build(["rulings"], "out")
     assert rendered and all(keys == set() for keys in rendered.values())
     assert files(project / "out" / "site") == before
@@ -193,7 +206,7 @@ def test_long_listings_come_in_parts_and_one_change_rerenders_one_part(project, 
 
     monkeypatch.setattr(pages, "LANG_PAGE_CARDS", 1)
     monkeypatch.setattr(pages, "REPORT_PAGE_GROUPS", 3)
-    build(["rulings"], "out")
+    build(["rulings"], "out", reuse=False)  # (no file changed: it would have nothing to do)
     site = project / "out" / "site"
     assert (site / "en" / "lang" / "de-p2.html").is_file()
     assert 'href="../../en/lang/de-p2.html"' in (site / "en" / "lang" / "de.html").read_text("utf-8")
@@ -210,7 +223,7 @@ def test_a_new_finding_rerenders_only_the_report_part_listing_its_ruling(project
     from kb.site import pages
 
     monkeypatch.setattr(pages, "REPORT_PAGE_GROUPS", 3)
-    build(["rulings"], "out")
+    build(["rulings"], "out", reuse=False)  # (no file changed: it would have nothing to do)
     site = project / "out" / "site" / "en"
     assert len(list(site.glob("consistency*.html"))) > 2
     edit(project / "rulings" / "fr-chasseur-vengeur.txt", "jusqu’à ce qu’un autre joueur",
