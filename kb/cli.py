@@ -258,7 +258,7 @@ def _rule_row(rule, on_date: str | None) -> dict:
 
 #: Commands that ran to the end and only read: nothing is left to write or tidy, so their
 #: process may end without the interpreter tearing every object down (whoosh's index and
-#: modules: about 35 ms of a `kb search` command's 220 here).
+#: modules: about 30 ms of a `kb search` command's 220 here).
 _LEAVE_AT_ONCE: set[str] = set()
 
 

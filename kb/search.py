@@ -556,7 +556,7 @@ class _Term(Q.Term):
 
 
 #: Scoring a document in whoosh's collector costs about as much as reading and scoring this
-#: many postings at once (:mod:`kb.exhaustive`): 13 µs against 1.5 µs here.
+#: many postings at once (:mod:`kb.exhaustive`): about 15 µs against 1 µs here (100k rulings).
 POSTINGS_PER_DOC = 15
 
 
