@@ -77,8 +77,7 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
             raise KeepPrevious  # nothing changed: the previous build is this one's output
         ctx = BuildContext(corpus=files, work=work, lang=lang, timings=timings)
         ctx.extra["hashes"] = hashes
-        ctx.extra["reused"] = reuse and incremental.reuse_store(Path(out) / "rulings.db",
-                                                                 ctx.db_path, key)
+        ctx.extra["reused"] = reuse and incremental.reuse_store(previous, ctx.db_path, key)
         if ctx.extra["reused"]:
             ctx.extra["previous"] = Path(out)
         try:

@@ -8,7 +8,6 @@ HTML template: texts from the corpus are always data.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -18,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from kb.languages import LANGUAGES, UI_LANGUAGES
 from kb.site import i18n
 from kb.site.data import SiteData, number_on
-from kb.site.paths import rel, root_of, slug
+from kb.site.paths import rel, root_of, short_digest, slug
 
 
 
@@ -130,7 +129,7 @@ def anchor_of(member: dict) -> str:
 
 @lru_cache(maxsize=None)
 def _file_key(source: str) -> str:
-    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return short_digest(source)  # the same for every ruling of a file: computed once
 
 
 def excerpt(text: str, limit: int = TITLE_CHARS) -> str:

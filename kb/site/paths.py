@@ -36,8 +36,13 @@ def slug(text: str) -> str:
     True
     """
     readable = _readable(text)[: MAX_SLUG - _HASH_CHARS - 1].strip("-")
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_HASH_CHARS]
+    digest = short_digest(text)
     return f"{readable}-{digest}" if readable else digest
+
+
+def short_digest(text: str) -> str:
+    """The first :data:`_HASH_CHARS` hex digits of the SHA-256 of ``text`` (any string)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_HASH_CHARS]
 
 
 def _readable(text: str) -> str:
