@@ -19,19 +19,19 @@ import os
 import shutil
 from pathlib import Path
 
+import numpy as np
+
 from kb import forking
 from kb.languages import UI_LANGUAGES
 from kb.progress import progress
 from kb.site import data as site_data
 from kb.site import digests as page_digests
 from kb.site import dump
-from kb.site.files import Files, previous_rows, replace_table
-from kb.site import changes, pages, search_index
+from kb.site.files import Files, previous_rows
+from kb.site import changes, pages, search_index, search_state
 from kb.site.paths import slug
 
 STATIC = pages.TEMPLATES / "static"
-#: The store's table of search analyses (:class:`kb.site.search_index.Analyses`).
-ANALYSES = "site_terms"
 
 
 def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] | None = None,
@@ -47,6 +47,22 @@ def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] 
     (out / "data").mkdir()
     pages.forget()
     dumping = _start_dump(db, out / "data" / "rulings.json", previous, changed_groups)
+    indexing = _Indexing(db, out / "search", previous, changed_groups)
+    try:
+        written, linked, figures = _pages(db, out, previous, changed_groups, changed_sources,
+                                          indexing)
+    except BaseException:
+        indexing.cancel()
+        raise
+    finally:
+        figures_dump = dumping()
+    return {"pages": written, "linked": linked, **figures, **figures_dump}
+
+
+def _pages(db, out: Path, previous: Path | None, changed_groups: set[str] | None,
+           changed_sources: set[str] | None, indexing: _Indexing):
+    """Link or render every page (and wait for the search index); -> (pages written, pages
+    linked, figures)."""
     plan = None
     if previous is not None and changed_groups is not None and (previous / "site").is_dir():
         plan = changes.plan(db, previous, changed_groups, changed_sources or set())
@@ -70,11 +86,10 @@ def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] 
     shutil.copytree(STATIC, out / "static")
     rendering = _start_trees(site, out, site.summary.counts, todo)
     try:
-        figures.update(_search_index(db, site, out / "search", previous))
+        figures.update(indexing.wait(site))
     finally:
         written = rendering()  # wait for the workers even on failure: none outlives the build
-        figures_dump = dumping()
-    return {"pages": written, "linked": linked, **figures, **figures_dump}
+    return written, linked, figures
 
 
 def _everything(db):
@@ -94,47 +109,123 @@ def _everything(db):
     return site, digests, (groups, sorted(listings.items()))
 
 
-def _search_index(db, site, out: Path, previous: Path | None) -> dict:
-    """The browser's search index of every group member, reusing what ``previous`` analysed
-    and wrote; what the next build needs of it is stored at once (and freed)."""
-    written_files = Files(out.parent, previous)
-    before = dict(previous_rows(previous, f"SELECT key, analysis FROM {ANALYSES}"))
-    analyses = search_index.Analyses(before)
-    docs, urls, groups = _documents(db, site)
-    figures = search_index.build(docs, urls, out, groups=groups, write=written_files.write,
-                                 analyses=analyses)
-    written_files.store(db)
-    replace_table(db, ANALYSES, "key TEXT PRIMARY KEY, analysis TEXT NOT NULL",
-                  sorted(analyses.rows.items()),
-                  {k: (k, v) for k, v in before.items()} if previous else None)
-    return {**figures, "search_linked": written_files.linked, "analyses_reused": analyses.reused}
+class _Indexing:
+    """The browser's search index, written here once the site's data is loaded (:meth:`wait`
+    gets it), or by a child process started at once (an incremental build: it needs none of
+    the pages' data, so it runs beside the plan and the pages)."""
+
+    def __init__(self, db, out: Path, previous: Path | None, changed_groups: set[str] | None):
+        self.db, self.args, self.pool = db, (out, previous, changed_groups), None
+        large = db.execute("SELECT count(*) FROM rulings").fetchone()[0] >= PARALLEL_FROM
+        if (large and previous is not None and changed_groups is not None
+                and "groups" in db.table_names() and forking.available()):
+            store_file = db.execute("PRAGMA database_list").fetchone()[2]
+            self.pool = forking.pool(1)
+            self.pending = self.pool.apply_async(_index_job, (store_file, *self.args))
+            self.pool.close()
+
+    def wait(self, site) -> dict:
+        if self.pool is None:
+            order = sorted(site.group_order)
+            loaded = {g["id"]: g["members"] for g in site.groups if not g.get("face_only")}
+            figures, files = _search_index(self.db, order, loaded, *self.args)
+        else:
+            try:
+                figures, files = self.pending.get()
+            finally:
+                self.pool.join()
+        files.store(self.db)
+        return figures
+
+    def cancel(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
 
 
-def _documents(db, site) -> tuple[list[dict], list[str], list[int]]:
-    """Every group member: (rulings, their page URLs, group numbers), groups by id and each
-    group's members in the site's order. A partial ``site`` (an incremental build's) holds
-    few groups: the rulings are read light.
 
-    Not the site's order of groups: that follows each group's first member, so an edit that
-    takes a card's ruling out of a group moves the whole group, and every document after it
-    took another number (at 100k rulings, one edit rewrote 16,000 of the 25,000 chunk
+def _index_job(store_file: str, out: Path, previous: Path, changed_groups: set[str]):
+    import sqlite_utils
+
+    db = sqlite_utils.Database(store_file)
+    try:
+        db.execute("PRAGMA busy_timeout = 60000")  # the parent may be writing
+        order = sorted(g for (g,) in db.execute("SELECT id FROM groups"))
+        return _search_index(db, order, {}, out, previous, changed_groups)
+    finally:
+        db.close()
+
+
+def _search_index(db, order: list[str], loaded: dict[str, list[dict]], out: Path,
+                  previous: Path | None, changed_groups: set[str] | None) -> tuple[dict, Files]:
+    """The browser's search index of every group member (:mod:`kb.site.search_index`) of the
+    groups ``order`` (sorted ids; ``loaded``: the members of those already read, in the
+    site's order); -> (figures, its files, to store).
+
+    Documents are numbered with the groups in id order, each group's members in the site's
+    order. Not the site's order of groups: that follows each group's first member, so an edit
+    that takes a card's ruling out of a group moves the whole group, and every document after
+    it took another number (at 100k rulings, one edit rewrote 16,000 of the 25,000 chunk
     files). By id, a group split off another sorts next to it (its id extends the other's),
     and documents keep their numbers elsewhere; ties in the browser go by group id, as in
-    ``kb search``."""
-    loaded = {g["id"]: g for g in site.groups if not g.get("face_only")}
-    order = sorted(site.group_order)
-    if len(loaded) == len(order):
-        members = [loaded[g]["members"] for g in order]
-    else:
-        members = site_data.members_light(db, order)
-    docs, urls, groups = [], [], []
-    for number, (group_id, rows) in enumerate(zip(order, members)):
-        page = f"ruling/{slug(group_id)}.html#"
-        for member in rows:
-            docs.append(member)
-            urls.append(page + pages.anchor_of(member))
-            groups.append(number)
-    return docs, urls, groups
+    ``kb search``.
+
+    An unchanged group's documents and texts come from the previous build's state
+    (:mod:`kb.site.search_state`), and a chunk file holding the very documents it held then is
+    linked, never made: only the changed groups' members, and those of chunks that changed,
+    are read from the store."""
+    files = Files(out.parent, previous)
+    saved = search_state.load(previous)
+    texts = search_state.Texts(search_index.analyse, saved.texts if saved else None)
+
+    def read(groups: list[str]) -> dict[str, list[dict]]:
+        missing = [g for g in groups if g not in loaded]
+        loaded.update(zip(missing, site_data.members_light(db, missing)))
+        return {g: loaded[g] for g in groups}
+
+    documents, members = search_state.assemble(order, texts, read, saved, changed_groups)
+    same = _same_chunks(documents, len(saved.parts) if saved else 0)
+
+    def keep(path: Path, number: int) -> bool:
+        return bool(same[number]) and files.keep(path)
+
+    group_of = documents.group_of.tolist()
+    pages_of = [f"ruling/{slug(group)}.html#" for group in documents.groups]
+
+    def chunk(number: int) -> list:
+        numbers = range(number * search_index.DOCS_PER_CHUNK,
+                        min((number + 1) * search_index.DOCS_PER_CHUNK, len(group_of)))
+        _read_members(documents, group_of, members, numbers, read)
+        return [search_index.document(members[d], pages_of[group_of[d]]
+                                      + pages.anchor_of(members[d])) for d in numbers]
+
+    figures = search_index.write_index(out, documents.parts, group_of, texts, chunk,
+                                       files.write, keep)
+    search_state.save(out.parent.parent, texts, documents)
+    return {**figures, "search_linked": files.linked}, files
+
+
+def _same_chunks(documents, before: int) -> np.ndarray:
+    """Per chunk file: whether it holds the very documents, at the same numbers, as the
+    previous build's (of ``before`` documents) did."""
+    size, n = search_index.DOCS_PER_CHUNK, len(documents.source)
+    count = -(-n // size)
+    same = np.ones(count * size, dtype=bool)
+    same[:n] = documents.source == np.arange(n)
+    ends = np.arange(1, count + 1) * size
+    return same.reshape(count, size).all(axis=1) & (np.minimum(ends, n) == np.minimum(ends, before))
+
+
+def _read_members(documents, group_of: list[int], members: dict[int, dict], numbers,
+                  read) -> None:
+    """Add the members of the documents ``numbers`` to ``members`` ({document: member})."""
+    wanted = [d for d in numbers if d not in members]
+    if not wanted:
+        return
+    rows = read(sorted({documents.groups[group_of[d]] for d in wanted}))
+    for d in wanted:
+        group = group_of[d]
+        members[d] = rows[documents.groups[group]][d - int(documents.starts[group])]
 
 
 def _remove_trees(out: Path) -> None:

@@ -245,19 +245,30 @@ def rulings_where(db, column: str, values) -> list[dict]:
 
 
 def members_light(db, order: list[str]) -> list[list[dict]]:
-    """Every group's members (in ``order``; each in the site's order) as rows of what the
+    """The members of the groups ``order`` (each in the site's order) as rows of what the
     search index shows of them only: lang, card, text, source, position, line. Read as
-    plain tuples: a dict per row from sqlite-utils cost twice as much at 100k rulings."""
+    plain tuples: a dict per row from sqlite-utils cost twice as much at 100k rulings. A few
+    groups are looked up by id, many read in one pass over every membership."""
     members: dict[str, list[dict]] = {g: [] for g in order}
     columns = ("lang", "card", "text", "source", "position", "line")
-    for group_id, *values in db.execute(
-            "SELECT m.group_id, r.lang, c.name, r.text, r.source, r.position, r.line "
-            "FROM memberships m JOIN rulings r ON r.id = m.ruling_id "
-            "JOIN cards c ON c.id = r.card_id"):
-        group = members.get(group_id)
-        if group is not None:
-            group.append(dict(zip(columns, values)))
+    sql = ("SELECT m.group_id, r.lang, c.name, r.text, r.source, r.position, r.line "
+           "FROM memberships m JOIN rulings r ON r.id = m.ruling_id "
+           "JOIN cards c ON c.id = r.card_id")
+    if len(order) > FEW_GROUPS:
+        queries = [(sql, [])]
+    else:
+        queries = [(f"{sql} WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
+                   for chunk in store.chunks(order)]
+    for query, values in queries:
+        for group_id, *row in db.execute(query, values):
+            group = members.get(group_id)
+            if group is not None:
+                group.append(dict(zip(columns, row)))
     return [sorted(members[g], key=ruling_order) for g in order]
+
+
+#: Up to this many groups, :func:`members_light` looks them up by id.
+FEW_GROUPS = 2000
 
 
 def memberships(db, column: str, values) -> dict[str, str]:

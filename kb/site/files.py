@@ -40,6 +40,21 @@ class Files:
                 pass
         path.write_bytes(data)
 
+    def keep(self, path: Path) -> bool:
+        """Link the previous build's file at ``path``, known to be what this build would write,
+        without making its text; False if there is none to link (then write it)."""
+        key = path.relative_to(self.site).as_posix()
+        digest = self.before.get(key)
+        if digest is None:
+            return False
+        try:
+            os.link(self.old / key, path)
+        except OSError:
+            return False
+        self.digests[key] = digest
+        self.linked += 1
+        return True
+
     def store(self, db) -> None:
         replace_table(db, TABLE, "path TEXT PRIMARY KEY, digest TEXT NOT NULL",
                       sorted(self.digests.items()), self.held)

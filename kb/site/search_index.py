@@ -18,7 +18,6 @@ may load scripts but not fetch JSON.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import math
@@ -29,6 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from kb.site.search_state import Texts
 
 B, K1 = 0.75, 1.2
 SHARD_BYTES = 12_000
@@ -79,83 +80,77 @@ def _form_terms(form: str, lang: str) -> tuple[str, ...]:
 
 
 def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None = None,
-          write=None, analyses: "Analyses | None" = None) -> dict:
+          write=None) -> dict:
     """Write the index of the rulings ``docs`` under ``out`` (``search/``); return its figures.
 
     ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree and ``groups[i]`` the
     number of its ruling group (results are collapsed to one per group before any document
     summary is fetched); default: every document its own group. ``write(path, text)`` writes a
-    file (default: :meth:`Path.write_text`; the site passes one that may link an identical file
-    of the previous build instead). ``analyses``: the analysis of each card name and text,
-    which may come from a previous build (:class:`Analyses`).
-    """
-    write = write or _write_text
-    groups = list(range(len(docs))) if groups is None else groups
-    postings, form_map = _postings(docs, analyses or Analyses())
+    file (default: :meth:`Path.write_text`). The site builds through :func:`write_index`,
+    which can keep a previous build's files and analyses (:mod:`kb.site.search_state`)."""
+    texts = Texts(analyse)
+    parts = np.array([(texts.number(d["card"], d["lang"]), texts.number(d["text"], d["lang"]))
+                      for d in docs], dtype=np.int64).reshape(-1, 2)
+    group_of = list(range(len(docs))) if groups is None else list(groups)
+    return write_index(out, parts, group_of, texts,
+                       lambda number: [document(r, u) for r, u in zip(*_chunk(number, docs, urls))],
+                       write or _write_text)
+
+
+def _chunk(number: int, *columns):
+    return [column[number * DOCS_PER_CHUNK:(number + 1) * DOCS_PER_CHUNK] for column in columns]
+
+
+def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: "Texts", chunk,
+                write, keep=None) -> dict:
+    """Write the index of the documents ``parts`` (each one's card name and text as ``texts``
+    numbers; ``group_of[d]``: its group's number) under ``out``. ``chunk(number)``: the
+    document summaries of a chunk file; ``keep(path, number)`` may keep that chunk's file from
+    a previous build instead (-> True) so it is never made; ``write(path, text)`` writes a file."""
+    postings, form_map = _postings(parts, texts)
     out.mkdir(parents=True, exist_ok=True)
     (out / "t").mkdir()
     shards = []  # each shard's first form, for the manifest; written as soon as it is complete
-    for number, (first, body) in enumerate(_shards(form_map, postings, groups)):
+    for number, (first, body) in enumerate(_shards(form_map, postings, group_of)):
         _write_js(write, out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
         shards.append(first)
     (out / "d").mkdir()
-    for start in range(0, len(docs), DOCS_PER_CHUNK):
-        chunk = [_doc(r, u) for r, u in zip(docs[start:start + DOCS_PER_CHUNK],
-                                            urls[start:start + DOCS_PER_CHUNK])]
-        _write_js(write, out / "d" / f"{start // DOCS_PER_CHUNK}.js",
-                  f"kbSearch.docs({start // DOCS_PER_CHUNK},", chunk)
-    manifest = {"version": 1, "docs": len(docs), "docsPerChunk": DOCS_PER_CHUNK,
+    for number in range(-(-len(parts) // DOCS_PER_CHUNK)):
+        path = out / "d" / f"{number}.js"
+        if keep is None or not keep(path, number):
+            _write_js(write, path, f"kbSearch.docs({number},", chunk(number))
+    manifest = {"version": 1, "docs": len(parts), "docsPerChunk": DOCS_PER_CHUNK,
                 "shards": shards}
     _write_js(write, out / "manifest.js", "kbSearch.manifest(", manifest)
-    return {"docs": len(docs), "forms": len(form_map), "shards": len(shards)}
+    return {"docs": len(parts), "forms": len(form_map), "shards": len(shards),
+            "texts_analysed": texts.analysed}
 
 
-def _postings(docs: list[dict], analyses: "Analyses"):
+def _postings(parts: np.ndarray, texts: "Texts"):
     """term -> [(doc, weight in thousandths)] best first (capped), and form -> sorted term keys.
 
-    The weights are computed on arrays (numpy), with the very float operations, in the same
-    order, as the scalar formula, so they are the same bits (and round the same)."""
-    form_map: dict[str, set[str]] = defaultdict(set)
-    # The analysis is word by word, so a document (card name, then text) is analysed as its two
-    # parts: a text printed on thousands of cards and a card's name are analysed once each.
-    parts: dict[tuple[str, str], int] = {}
-    terms: dict[str, int] = {}
-    part_terms, part_counts, part_sizes, part_lengths = [], [], [], []
-    doc_parts = np.empty(2 * len(docs), dtype=np.int64)  # card part, text part of each doc
-    slot = 0
-    for doc in docs:
-        lang = doc["lang"]
-        for text in (doc["card"], doc["text"]):
-            number = parts.get((text, lang))
-            if number is None:
-                number = parts[(text, lang)] = len(part_lengths)
-                tf, length = analyses.get(text, lang, form_map)
-                part_terms += [terms.setdefault(t, len(terms)) for t in tf]
-                part_counts += tf.values()
-                part_sizes.append(len(tf))
-                part_lengths.append(length)
-            doc_parts[slot] = number
-            slot += 1
-    del parts
-    forms = {form: sorted(keys) for form, keys in form_map.items()}
-    n = len(docs)
-    if not n or not terms:
+    The analysis is word by word, so a document is analysed as its two parts (card name,
+    text): a text printed on thousands of cards and a card's name are analysed once each. The
+    weights are computed on arrays (numpy), with the very float operations, in the same order,
+    as the scalar formula, so they are the same bits (and round the same)."""
+    forms = texts.form_map(np.unique(parts))
+    n, names = len(parts), texts.terms.words
+    lengths_of, sizes, term_ids, term_counts, *_ = texts.arrays()
+    if not n or not len(term_ids):
         return {}, forms
-    names = list(terms)
-    sizes = np.array(part_sizes, dtype=np.int64)
+    flat = parts.ravel()
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     # Each document's entries: its card part's, then its text part's (gathered by index).
-    taken = sizes[doc_parts]
-    first = np.repeat(starts[doc_parts] - (np.cumsum(taken) - taken), taken)
+    taken = sizes[flat]
+    first = np.repeat(starts[flat] - (np.cumsum(taken) - taken), taken)
     gather = first + np.arange(int(taken.sum()), dtype=np.int64)
     doc_of = np.repeat(np.arange(n, dtype=np.int64), taken.reshape(n, 2).sum(axis=1))
-    term_of = np.array(part_terms, dtype=np.int64)[gather]
-    count_of = np.array(part_counts, dtype=np.int64)[gather]
+    term_of, count_of = term_ids[gather], term_counts[gather]
     # A term both in the card's name and in the text counts once with both counts.
     keys, where = np.unique(doc_of * len(names) + term_of, return_inverse=True)
     freq = np.bincount(where, weights=count_of).astype(np.int64)
     doc_of, term_of = keys // len(names), keys % len(names)
-    lengths = np.array(part_lengths, dtype=np.int64)[doc_parts].reshape(n, 2).sum(axis=1)
+    lengths = lengths_of[flat].reshape(n, 2).sum(axis=1)
     average = int(lengths.sum()) / n
     df = np.bincount(term_of, minlength=len(names))
     idf = np.array([math.log(n / (int(count) + 1)) + 1 for count in df])
@@ -168,7 +163,8 @@ def _postings(docs: list[dict], analyses: "Analyses"):
     kept = order[np.arange(len(order)) - begins[term_sorted] < MAX_POSTINGS]
     kept_terms = term_of[kept]
     bounds = np.searchsorted(kept_terms, np.arange(len(names) + 1))
-    postings = Postings(names, bounds, doc_of[kept], np.rint(weight[kept] * 1000).astype(np.int64))
+    postings = Postings(names, df > 0, bounds, doc_of[kept],
+                        np.rint(weight[kept] * 1000).astype(np.int64))
     # Forms without terms (stop words) stay, so the browser knows them and matches nothing.
     return postings, forms
 
@@ -176,10 +172,12 @@ def _postings(docs: list[dict], analyses: "Analyses"):
 class Postings(dict):
     """term -> [(document, weight in thousandths)], best first: a dict whose lists are made
     when a term is looked up, from arrays (at 100k rulings, ~2 million small tuples held at
-    once were the build's largest process at its memory peak)."""
+    once were the build's largest process at its memory peak). Only the terms some document
+    holds (``held``) are in it."""
 
-    def __init__(self, names: list[str], bounds, docs, weights):
-        super().__init__((name, number) for number, name in enumerate(names))
+    def __init__(self, names: list[str], held, bounds, docs, weights):
+        super().__init__((name, number) for number, (name, there)
+                         in enumerate(zip(names, held.tolist())) if there)
         self._bounds, self._docs, self._weights = bounds, docs, weights
 
     def __getitem__(self, term: str) -> list[tuple[int, int]]:
@@ -194,39 +192,14 @@ class Postings(dict):
         return dict(self.items()) == dict(other.items())
 
 
-class Analyses:
-    """The analysis of each card name and ruling text (its term counts, length and surface
-    forms), keyed by a digest of the language and text. ``before``: {key: analysis} a previous
-    build stored (the same analysis code: its build key matched); only new texts are analysed.
-    :attr:`rows` is what this build saw, for the next build."""
-
-    def __init__(self, before: dict[str, str] | None = None):
-        self.before, self.rows, self.reused = before or {}, {}, 0
-
-    def get(self, text: str, lang: str, form_map: dict[str, set[str]]) -> tuple[dict, int]:
-        """({term: count}, number of terms) of ``text``; adds its forms to ``form_map``."""
-        digest = hashlib.sha256(f"{lang}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
-        raw = self.before.get(digest)
-        if raw is None:
-            raw = json.dumps(_analyse(text, lang), ensure_ascii=False, sort_keys=True,
-                             separators=(",", ":"))
-        else:
-            self.reused += 1
-        self.rows[digest] = raw
-        length, tf, keyed = json.loads(raw)
-        for folded, keys in keyed.items():
-            form_map[folded].update(keys)
-        return tf, length
-
-
-def _analyse(text: str, lang: str) -> list:
-    """[number of terms, {term: count}, {folded form: [its terms]}] of ``text``."""
+def analyse(text: str, lang: str) -> tuple[int, Counter, dict[str, list[str]]]:
+    """(number of terms, {term: count}, {folded form: [its terms]}) of ``text``."""
     analysed = terms(text, lang)
     keyed: dict[str, set[str]] = defaultdict(set)
     for form in set(forms(text)):
         keyed[_key(form)].update(f"{lang}:{t}" for t in _form_terms(form, lang))
-    return [len(analysed), Counter(f"{lang}:{t}" for t in analysed),
-            {folded: sorted(keys) for folded, keys in keyed.items()}]
+    return (len(analysed), Counter(f"{lang}:{t}" for t in analysed),
+            {folded: sorted(keys) for folded, keys in keyed.items()})
 
 
 @lru_cache(maxsize=200_000)
@@ -257,7 +230,8 @@ def _shards(form_map: dict[str, list[str]], postings: dict, groups: list[int]):
         yield current
 
 
-def _doc(ruling: dict, url: str) -> list:
+def document(ruling: dict, url: str) -> list:
+    """What a chunk file shows of a document: [url, language, card, snippet]."""
     text = " ".join(ruling["text"].split())
     snippet = text if len(text) <= SNIPPET else text[:SNIPPET].rsplit(" ", 1)[0] + "…"
     return [url, ruling["lang"], ruling["card"], snippet]

@@ -7,8 +7,11 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
+
 from kb import parse
 from kb.site import search_index as si
+from kb.site.search_state import Texts
 
 from site_helpers import CORPUS
 
@@ -114,6 +117,9 @@ def test_array_postings_are_the_scalar_formulas_to_the_bit():
     # documents than a term keeps.
     docs = grown(seed_docs(), 4)
     docs += [{**docs[0], "card": f"Initiative {n}"} for n in range(si.MAX_POSTINGS + 20)]
-    postings, forms = si._postings(docs, si.Analyses())
+    texts = Texts(si.analyse)
+    parts = np.array([(texts.number(d["card"], d["lang"]), texts.number(d["text"], d["lang"]))
+                      for d in docs])
+    postings, forms = si._postings(parts, texts)
     assert postings == scalar_postings(docs)
     assert forms and all(keys == sorted(keys) for keys in forms.values())
