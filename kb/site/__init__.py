@@ -46,8 +46,9 @@ def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] 
     out.mkdir(parents=True)
     (out / "data").mkdir()
     pages.forget()
-    dumping = _start_dump(db, out / "data" / "rulings.json", previous, changed_groups)
-    indexing = _Indexing(db, out / "search", previous, changed_groups)
+    large = db.execute("SELECT count(*) FROM rulings").fetchone()[0] >= PARALLEL_FROM
+    dumping = _start_dump(db, out / "data" / "rulings.json", previous, changed_groups, large)
+    indexing = _Indexing(db, out / "search", previous, changed_groups, large)
     try:
         written, linked, figures = _pages(db, out, previous, changed_groups, changed_sources,
                                           indexing)
@@ -114,9 +115,9 @@ class _Indexing:
     gets it), or by a child process started at once (an incremental build: it needs none of
     the pages' data, so it runs beside the plan and the pages)."""
 
-    def __init__(self, db, out: Path, previous: Path | None, changed_groups: set[str] | None):
+    def __init__(self, db, out: Path, previous: Path | None, changed_groups: set[str] | None,
+                 large: bool):
         self.db, self.args, self.pool = db, (out, previous, changed_groups), None
-        large = db.execute("SELECT count(*) FROM rulings").fetchone()[0] >= PARALLEL_FROM
         if (large and previous is not None and changed_groups is not None
                 and "groups" in db.table_names() and forking.available()):
             store_file = db.execute("PRAGMA database_list").fetchone()[2]
@@ -141,7 +142,6 @@ class _Indexing:
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()
-
 
 
 def _index_job(store_file: str, out: Path, previous: Path, changed_groups: set[str]):
@@ -307,11 +307,12 @@ def _start_trees(site, out: Path, counts: dict, todo: dict):
     return wait
 
 
-def _start_dump(db, path: Path, previous: Path | None, changed_groups: set[str] | None):
+def _start_dump(db, path: Path, previous: Path | None, changed_groups: set[str] | None,
+                large: bool):
     """Start writing ``data/rulings.json`` (:mod:`kb.site.dump`); return a function waiting
-    for it (-> figures). From PARALLEL_FROM rulings on, a new process (spawned: it needs none
-    of this one's memory) writes it on its own connection, while this one renders and indexes."""
-    large = db.execute("SELECT count(*) FROM rulings").fetchone()[0] >= PARALLEL_FROM
+    for it (-> figures). When ``large`` (PARALLEL_FROM rulings or more), a new process
+    (spawned: it needs none of this one's memory) writes it on its own connection, while this
+    one renders and indexes."""
     if not large or not forking.available(cores=1):
         figures = dump.write(db, path, previous, changed_groups)
         return lambda: figures

@@ -30,26 +30,22 @@ class Files:
     def write(self, path: Path, text: str) -> None:
         data = text.encode("utf-8", "surrogatepass")
         key = path.relative_to(self.site).as_posix()
-        digest = self.digests[key] = hashlib.sha256(data).hexdigest()
-        if self.before.get(key) == digest:
-            try:
-                os.link(self.old / key, path)
-                self.linked += 1
-                return
-            except OSError:  # gone or on another file system: write it
-                pass
-        path.write_bytes(data)
+        digest = hashlib.sha256(data).hexdigest()
+        if self.before.get(key) != digest or not self._link(key, path, digest):
+            self.digests[key] = digest
+            path.write_bytes(data)
 
     def keep(self, path: Path) -> bool:
         """Link the previous build's file at ``path``, known to be what this build would write,
         without making its text; False if there is none to link (then write it)."""
         key = path.relative_to(self.site).as_posix()
         digest = self.before.get(key)
-        if digest is None:
-            return False
+        return digest is not None and self._link(key, path, digest)
+
+    def _link(self, key: str, path: Path, digest: str) -> bool:
         try:
             os.link(self.old / key, path)
-        except OSError:
+        except OSError:  # gone or on another file system: write it
             return False
         self.digests[key] = digest
         self.linked += 1

@@ -49,10 +49,11 @@ class Texts:
     """The analysed texts, numbered; a text not seen before is analysed by ``analyse(text,
     lang)`` -> (number of terms, {term: count}, {folded form: [terms]}).
 
-    Arrays: ``lengths[t]``; text ``t``'s terms ``term_ids[term_ptr[t]:term_ptr[t+1]]`` with
-    their counts in ``term_counts``; its pairs ``pair_ids[pair_ptr[t]:pair_ptr[t+1]]``, a pair
-    being (folded form, term), or (folded form, "") for a form that gives no term (a stop word:
-    the browser must still know it)."""
+    Arrays (:meth:`arrays`): ``lengths[t]``; text ``t``'s ``term_sizes[t]`` terms, after those
+    of the texts before it, in ``term_ids`` with their counts in ``term_counts``; its
+    ``pair_sizes[t]`` pairs likewise in ``pair_ids``, a pair being (folded form, term), or
+    (folded form, "") for a form that gives no term (a stop word: the browser must still know
+    it)."""
 
     def __init__(self, analyse, saved: dict | None = None):
         self.analyse, self.analysed = analyse, 0
@@ -61,9 +62,7 @@ class Texts:
         self.terms = _Vocabulary(saved.get("terms", []))
         self.pairs = _Vocabulary(saved.get("pairs", []))
         empty = np.zeros(0, dtype=np.int64)
-        self._arrays = [saved.get(name, empty) for name in
-                        ("lengths", "term_sizes", "term_ids", "term_counts", "pair_sizes",
-                         "pair_ids")]
+        self._arrays = [saved.get(name, empty) for name in _ARRAYS]
         self._new: list[list[int]] = [[] for _ in self._arrays]
 
     def number(self, text: str, lang: str) -> int:
