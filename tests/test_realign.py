@@ -4,6 +4,8 @@ to aligning everything)."""
 
 from __future__ import annotations
 
+import functools
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kb.build import build
-from test_incremental import ROOT, edit, files, rows
+from test_incremental import ROOT, edit, files, linked_copy, rows
 from test_search import stored_documents
 
 #: Not compared: the site stage's own bookkeeping (page digests; its pages are compared byte
@@ -404,3 +406,55 @@ def test_an_edited_copy_of_a_shared_ruling_leaves_the_others_their_id(shared, mo
     edited = now.pop(next(s for s in now if s.endswith("fr-chasseur-vengeur-4.txt")))
     assert set(now.values()) == {group} and edited.startswith(f"{group}-")
     assert_same_as_full(folder)
+
+
+# The browser search index of an updated alignment: kept between builds (kb.site.search_state).
+
+def test_unchanged_search_chunks_are_the_previous_builds_files(blocked, monkeypatch):
+    from kb.site import search_index
+
+    blocked, updates = blocked
+    kept = linked_copy(blocked / "out" / "site" / "search", blocked / "kept")
+    made = []
+    real = search_index.document
+    monkeypatch.setattr(search_index, "document", lambda *a: made.append(a) or real(*a))
+    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "Un giocatore che ha già",
+         "Un giocatora che ha già")
+    build(["rulings"], "out")
+    # Only the summaries of chunks holding the changed group's documents were made (its
+    # members span two chunks); the others were linked without them.
+    assert 0 < len(made) <= 2 * search_index.DOCS_PER_CHUNK
+    assert updates[0] is not None  # (else the site is built as from scratch)
+    chunks = sorted((blocked / "out" / "site" / "search" / "d").glob("*.js"))
+    same = {p.name: p.read_bytes() == kept[f"d/{p.name}"] for p in chunks}
+    linked = {p.name: p.stat().st_ino == (blocked / "kept" / "d" / p.name).stat().st_ino
+              for p in chunks}
+    assert linked == same  # a chunk is linked exactly when its bytes are the same
+    assert list(same.values()).count(False) == 1 and list(same.values()).count(True) > 10
+    assert_same_as_full(blocked, {})
+
+
+def _marking(marks: Path, real, *args):
+    with open(marks, "a", encoding="utf-8") as out:
+        out.write(f"{os.getpid()}\n")
+    return real(*args)
+
+
+def test_an_index_written_by_a_child_process_is_the_full_builds(blocked, monkeypatch):
+    import kb.site
+
+    blocked, updates = blocked
+    # As at 100k rulings: the index of an incremental build is written by a forked child
+    # (which inherits these patches) beside the plan and the pages.
+    monkeypatch.setattr(kb.site, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(kb.site.forking, "available", lambda cores=2: True)
+    marks = blocked / "marks"
+    monkeypatch.setattr(kb.site, "_search_index",
+                        functools.partial(_marking, marks, kb.site._search_index))
+    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "Un giocatore che ha già",
+         "Un giocatora che ha già")
+    build(["rulings"], "out")
+    assert updates[0] is not None
+    writers = marks.read_text(encoding="utf-8").split()
+    assert len(writers) == 1 and writers[0] != str(os.getpid())
+    assert_same_as_full(blocked, {})

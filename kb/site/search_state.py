@@ -15,6 +15,7 @@ file holds arrays and UTF-8 text only (no pickles): it is read with ``allow_pick
 from __future__ import annotations
 
 import hashlib
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -219,8 +220,8 @@ def load(folder: Path | None) -> Saved | None:
             texts = {name: data[name] for name in _ARRAYS}
             texts.update({name: _split(data[name]) for name in _LISTS})
             return Saved(texts, _split(data["groups"]), data["starts"], data["parts"])
-    except (OSError, ValueError, KeyError):
-        return None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None  # a state cut short or made otherwise costs a full index, nothing else
 
 
 def _joined(words: list[str]) -> np.ndarray:
