@@ -7,6 +7,7 @@ Modules, one job each:
 - :mod:`kb.site.i18n`: gettext catalogs, CLDR dates and language names per UI language;
 - :mod:`kb.site.pages`: renders one UI language's tree from the jinja2 templates;
 - :mod:`kb.site.search_index`: the browser's sharded search index;
+- :mod:`kb.site.search_state`: what that index keeps between builds;
 - :mod:`kb.site.serve`: ``kb serve``, a preview on 127.0.0.1.
 
 Layout: ``index.html`` (English home), ``<ui>/...`` per interface language, ``static/`` (css,
