@@ -8,6 +8,7 @@ for bad input; the staged output is then thrown away and the previous build stay
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gc
 import importlib
@@ -71,7 +72,7 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
     previous = Path(out) / "rulings.db"
     hashes = incremental.file_hashes(files) if reuse and previous.is_file() else None
     timings: dict[str, float] = {}
-    with staged_output(Path(out)) as work:
+    with staged_output(Path(out)) as work, _old_objects_left_alone():
         if hashes is not None and len(hashes) == len(files) and \
                 incremental.up_to_date(Path(out), hashes, key):
             raise KeepPrevious  # nothing changed: the previous build is this one's output
@@ -119,6 +120,21 @@ def _run_stages(ctx: BuildContext, out: Path) -> None:
         for job in background:
             ctx.timings[job.name] = job.wait()
         _give_back()
+
+
+@contextlib.contextmanager
+def _old_objects_left_alone():
+    """No full collection but the one after each stage (:func:`_give_back`): a stage that
+    builds large structures (the alignment's units, the site's data) otherwise triggers one
+    each time its objects grow by a quarter, and each scans all of them again (at 100k
+    rulings, 25 such collections took 8.8 s of a full build). Young objects are still
+    collected as usual."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], 2 ** 31 - 1)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 def _give_back() -> None:

@@ -8,6 +8,7 @@ import functools
 import os
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -458,3 +459,45 @@ def test_an_index_written_by_a_child_process_is_the_full_builds(blocked, monkeyp
     writers = marks.read_text(encoding="utf-8").split()
     assert len(writers) == 1 and writers[0] != str(os.getpid())
     assert_same_as_full(blocked, {})
+
+
+@pytest.fixture()
+def in_workers(planned, monkeypatch):
+    """``planned``, with the trees linked and rendered by forked workers, as at 100k rulings."""
+    import kb.site
+
+    monkeypatch.setattr(kb.site, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(kb.site.forking, "available", lambda cores=2: True)
+    marks = planned[0] / "marks"
+    monkeypatch.setattr(kb.site, "_link_tree", functools.partial(_marking, marks,
+                                                                 kb.site._link_tree))
+    return (*planned, marks)
+
+
+def test_workers_link_their_trees_beside_the_pages_they_render(in_workers):
+    project, plans, updates, marks = in_workers
+    swap_rulings(project / "rulings" / "extra-2.txt", 1, 2)
+    started = time.time_ns()
+    build(["rulings"], "out")
+    assert updates[0] is not None and plans and plans[0] is not None
+    linkers = marks.read_text(encoding="utf-8").split()
+    # Every tree was linked once, and never by the build's own process.
+    assert len(linkers) == 6 and str(os.getpid()) not in linkers
+    # A linked page is the previous build's file (written before this build); a rendered one
+    # is new. (The previous build's folder is deleted in the background, so no link count.)
+    site = project / "out" / "site" / "ru"
+    unchanged = sorted(set(plans[0].digests) - plans[0].render)
+    assert all((site / key).stat().st_mtime_ns < started for key in unchanged)
+    assert all((site / key).stat().st_mtime_ns >= started for key in plans[0].render)
+    assert_same_as_full(project)
+
+
+def test_a_page_gone_missing_gives_up_the_workers_plan(in_workers):
+    project, plans, _, marks = in_workers
+    victim = next((project / "out" / "site" / "de" / "card").glob("*.html"))
+    victim.unlink()
+    swap_rulings(project / "rulings" / "extra-2.txt", 1, 2)
+    build(["rulings"], "out")
+    assert plans and plans[0] is not None  # the plan was made, then given up
+    assert (project / "out" / "site" / "de" / "card" / victim.name).is_file()
+    assert_same_as_full(project)

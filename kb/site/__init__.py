@@ -65,33 +65,48 @@ def _pages(db, out: Path, previous: Path | None, changed_groups: set[str] | None
            changed_sources: set[str] | None, indexing: _Indexing):
     """Link or render every page (and wait for the search index); -> (pages written, pages
     linked, figures)."""
-    plan = None
     if previous is not None and changed_groups is not None and (previous / "site").is_dir():
         plan = changes.plan(db, previous, changed_groups, changed_sources or set())
-    if plan is not None:
-        todo, linked = _link(previous, sorted(set(digests := plan.digests) - plan.render), out,
-                             plan.render)
-        if any(keys - plan.render for keys in todo.values()):
+        if plan is not None:
+            done = _planned(db, out, previous, plan, indexing)
+            if done is not None:
+                return done
             # A previous page is gone (or cannot be linked here): the plan loaded no data to
             # render it, so start again from everything.
             _remove_trees(out)
-            plan = None
-    if plan is None:
-        site, digests, rows = _everything(db)
-        todo, linked = _reuse(previous, digests, out)
-        figures, held = {}, None
-    else:
-        site, rows = plan.site, (plan.group_rows, plan.card_rows)
-        figures, held = plan.figures, plan.held
-    page_digests.store(db, digests, *rows, held=held)
-    del digests, rows, plan, held
+    site, digests, rows = _everything(db)
+    todo, linked = _reuse(previous, digests, out)
+    page_digests.store(db, digests, *rows)
+    del digests, rows
+    written, _ = _render(site, out, todo, None, indexing, {})
+    return written, linked, {}
+
+
+def _planned(db, out: Path, previous: Path, plan, indexing: _Indexing):
+    """The pages of an incremental plan: each tree's unchanged pages are linked by the process
+    that renders its changed ones (on both cores, beside each other); -> (pages written,
+    pages linked, figures), or None when a page to link is not there."""
+    same = sorted(set(plan.digests) - plan.render)
+    page_digests.store(db, plan.digests, plan.group_rows, plan.card_rows, held=plan.held)
+    figures = plan.figures
+    written, (linked, failed) = _render(plan.site, out, {ui: plan.render for ui in UI_LANGUAGES},
+                                        (previous, same), indexing, figures)
+    return None if failed else (written, linked, figures)
+
+
+def _render(site, out: Path, todo: dict, links: tuple | None, indexing: _Indexing,
+            figures: dict):
+    """Render the trees (``links``: (previous build, page keys) each tree links first) while
+    the search index is finished; -> (pages written, (pages linked, keys not linkable))."""
+    if (out / "static").exists():  # a plan given up copied it already
+        shutil.rmtree(out / "static")
     shutil.copytree(STATIC, out / "static")
-    rendering = _start_trees(site, out, site.summary.counts, todo)
+    rendering = _start_trees(site, out, site.summary.counts, todo, links)
     try:
         figures.update(indexing.wait(site))
     finally:
-        written = rendering()  # wait for the workers even on failure: none outlives the build
-    return written, linked, figures
+        written, linked, failed = rendering()  # wait for the workers even on failure
+    return written, (linked, failed)
 
 
 def _everything(db):
@@ -119,6 +134,7 @@ class _Indexing:
     def __init__(self, db, out: Path, previous: Path | None, changed_groups: set[str] | None,
                  large: bool):
         self.db, self.args, self.pool = db, (out, previous, changed_groups), None
+        self.figures = None
         if (large and previous is not None and changed_groups is not None
                 and "groups" in db.table_names() and forking.available()):
             store_file = db.execute("PRAGMA database_list").fetchone()[2]
@@ -127,6 +143,14 @@ class _Indexing:
             self.pool.close()
 
     def wait(self, site) -> dict:
+        """The index's figures, once it is written and its files' digests stored (a second
+        call, after an incremental plan was given up, gets the same: the index does not
+        depend on the pages)."""
+        if self.figures is None:
+            self.figures = self._wait(site)
+        return self.figures
+
+    def _wait(self, site) -> dict:
         if self.pool is None:
             order = sorted(site.group_order)
             loaded = {g["id"]: g["members"] for g in site.groups if not g.get("face_only")}
@@ -244,32 +268,33 @@ def _reuse(previous: Path | None, digests: dict[str, str], out: Path):
     before = dict(previous_rows(previous, f"SELECT page, digest FROM {page_digests.PAGES}"))
     same = sorted(key for key, digest in digests.items() if before.get(key) == digest)
     missing = set(digests).difference(same)
-    return _link(previous, same, out, missing)
+    todo, linked = {}, 0
+    for ui in UI_LANGUAGES:
+        failed, count = _link_tree(previous, same, out, ui)
+        todo[ui], linked = missing | failed, linked + count
+    return todo, linked
 
 
-def _link(previous: Path, same: list[str], out: Path, missing: set[str] = frozenset()):
-    """Hard-link the pages ``same`` of every tree from ``previous``; return ({ui: ``missing``
-    and the keys that could not be linked (to render)}, files linked)."""
-    todo, linked, made = {}, 0, set()
+def _link_tree(previous: Path, same: list[str], out: Path, ui: str) -> tuple[set[str], int]:
+    """Hard-link the pages ``same`` of the tree ``ui`` from ``previous``; -> (the keys that
+    could not be linked, files linked)."""
+    failed, linked, made = set(), 0, set()
     # Plain strings, not Path objects: this runs once per page (130,000 times at 100k).
     source, target = f"{previous / 'site'}/", f"{out}/"
-    for ui in UI_LANGUAGES:
-        failed = set(missing)
-        pairs = [(key, f"{ui}/{key}") for key in same]
-        if ui == "en" and "index.html" in same:
-            pairs.append(("index.html", "index.html"))  # the root home is the English one
-        for key, page in pairs:
-            folder = page.rpartition("/")[0]
-            if folder not in made:
-                os.makedirs(target + folder, exist_ok=True)
-                made.add(folder)
-            try:
-                os.link(source + page, target + page)
-                linked += 1
-            except OSError:  # not there (any more), or no hard links here: render it
-                failed.add(key)
-        todo[ui] = failed
-    return todo, linked
+    pairs = [(key, f"{ui}/{key}") for key in same]
+    if ui == "en" and "index.html" in same:
+        pairs.append(("index.html", "index.html"))  # the root home is the English one
+    for key, page in pairs:
+        folder = page.rpartition("/")[0]
+        if folder not in made:
+            os.makedirs(target + folder, exist_ok=True)
+            made.add(folder)
+        try:
+            os.link(source + page, target + page)
+            linked += 1
+        except OSError:  # not there (any more), or no hard links here: render it
+            failed.add(key)
+    return failed, linked
 
 
 #: From this many rulings on, the UI trees are rendered by worker processes on every core
@@ -278,34 +303,51 @@ PARALLEL_FROM = 2000
 _JOB: tuple | None = None
 
 
-def _start_trees(site, out: Path, counts: dict, todo: dict):
-    """Start rendering every UI tree (``todo[ui]``: its pages to render, None for all); return
-    a function waiting for it (-> pages written)."""
+def _start_trees(site, out: Path, counts: dict, todo: dict, links: tuple | None = None):
+    """Start rendering every UI tree (``todo[ui]``: its pages to render, None for all; with
+    ``links`` = (previous build, page keys), a tree first links those pages and renders
+    nothing if one of them cannot be linked); return a function waiting for it (-> pages
+    written, pages linked, the keys that could not be linked)."""
     workers = min(len(UI_LANGUAGES), os.cpu_count() or 1)
     # Even a few pages (an incremental build's) go to the workers: the big ones (a language's
     # rulings, the consistency report) take as long as the search index the parent writes.
     nothing = all(keys is not None and not keys for keys in todo.values())
-    if nothing or counts["rulings"] < PARALLEL_FROM or not forking.available():
+    if (nothing and links is None) or counts["rulings"] < PARALLEL_FROM or \
+            not forking.available():
         with progress("site", len(UI_LANGUAGES)) as advance:
-            written = 0
+            done = []
             for ui in UI_LANGUAGES:
-                written += pages.render_tree(site, ui, out, counts, todo[ui])
+                done.append(_tree(site, ui, out, counts, todo[ui], links))
                 advance(1)
-        return lambda: written
+        return lambda: _sum(done)
     global _JOB
-    _JOB = (site, out, counts, todo)  # forked workers inherit it: nothing is pickled but the language
+    _JOB = (site, out, counts, todo, links)  # forked workers inherit it: only the language is pickled
     pool = forking.pool(workers)
     pending = pool.map_async(_render_tree, UI_LANGUAGES, chunksize=1)
     pool.close()
 
-    def wait() -> int:
+    def wait() -> tuple[int, int, set[str]]:
         global _JOB
         try:
-            return sum(pending.get())
+            return _sum(pending.get())
         finally:
             pool.join()
             _JOB = None
     return wait
+
+
+def _tree(site, ui: str, out: Path, counts: dict, only: set[str] | None,
+          links: tuple | None) -> tuple[int, int, set[str]]:
+    """Link (``links``) then render one UI tree; -> (written, linked, keys not linkable)."""
+    failed, linked = _link_tree(*links[:2], out, ui) if links else (set(), 0)
+    if failed:
+        return 0, linked, failed
+    return pages.render_tree(site, ui, out, counts, only), linked, failed
+
+
+def _sum(done: list[tuple[int, int, set[str]]]) -> tuple[int, int, set[str]]:
+    return (sum(d[0] for d in done), sum(d[1] for d in done),
+            set().union(*(d[2] for d in done)))
 
 
 def _start_dump(db, path: Path, previous: Path | None, changed_groups: set[str] | None,
@@ -343,9 +385,9 @@ def _dump(store_file: str, path: Path, previous: Path | None,
         db.close()
 
 
-def _render_tree(ui: str) -> int:
-    site, out, counts, todo = _JOB
-    return pages.render_tree(site, ui, out, counts, todo[ui])
+def _render_tree(ui: str) -> tuple[int, int, set[str]]:
+    site, out, counts, todo, links = _JOB
+    return _tree(site, ui, out, counts, todo[ui], links)
 
 
 def build_stage(ctx) -> None:
