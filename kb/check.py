@@ -195,8 +195,15 @@ def findings(db: sqlite_utils.Database, accepted: bool = False) -> list[dict]:
     """
     if TABLE not in db.table_names():
         return [dict(f.to_dict(), accepted=None) for f in run_checks(db).findings]
-    rows = [{k: v for k, v in row.items() if k != "id"} for row in db[TABLE].rows]
-    rows = [r for r in rows if accepted or r["accepted"] is None]
+    # Plain tuples, not sqlite-utils' dict per row (36,000 rows at 100k rulings); SQLite's
+    # order first, then Python's (the same order, found by one pass over sorted input).
+    cursor = db.conn.execute(f"SELECT * FROM [{TABLE}]" + ("" if accepted else
+                             " WHERE accepted IS NULL") + ' ORDER BY "group", lang, card, '
+                             'ruling, start, "end", "check", message')
+    names = [column[0] for column in cursor.description]
+    rows = [dict(zip(names, row)) for row in cursor]
+    for row in rows:
+        del row["id"]
     return sorted(rows, key=lambda r: (r["group"], r["lang"], r["card"], r["ruling"],
                                        r["start"], r["end"], r["check"], r["message"]))
 

@@ -21,6 +21,7 @@ import importlib
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kb import store
 from kb.languages import LANGUAGES
@@ -334,6 +335,12 @@ def group_rules(db) -> dict[str, list[str]]:
     return rules
 
 
+@lru_cache(maxsize=4096)  # every group lists a few of the same few hundred rules
+def _sorted_rules(numbers: tuple) -> tuple[str, ...]:
+    return tuple(sorted((str(n) for n in numbers), key=_rule_key))
+
+
+@lru_cache(maxsize=4096)
 def _rule_key(number: str) -> tuple:
     """Sort rule numbers as numbers: 701.46 < 704.5t < 726.3 < 726.10."""
     return tuple((int(part), "") if part.isdigit() else (int(re.match(r"\d*", part).group() or -1),
@@ -367,8 +374,10 @@ def rule_table(corpus: Corpus, order: list[str]) -> dict[str, dict]:
     for number, rule in known.items():
         rules[str(number)] = _rule(str(number), rule)
     for group_id in order:
-        for number in sorted(corpus.rules_of.get(group_id, []), key=_rule_key):
-            rules.setdefault(str(number), _rule(str(number), None))["group_ids"].append(group_id)
+        for number in _sorted_rules(tuple(corpus.rules_of.get(group_id, ()))):
+            if number not in rules:
+                rules[number] = _rule(number, None)
+            rules[number]["group_ids"].append(group_id)
     for run in corpus.examples:  # a rule's examples: those of its rulings and its own
         for number in run.get("rules") or []:
             if str(number) in rules:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 #: Longest slug; with a folder and ``.html`` the path stays far below every limit (255 bytes).
 MAX_SLUG = 72
@@ -45,12 +46,17 @@ def short_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_HASH_CHARS]
 
 
+_CYRILLIC_TABLE = str.maketrans(_CYRILLIC)
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
 def _readable(text: str) -> str:
-    lowered = "".join(_CYRILLIC.get(ch, ch) for ch in text.lower())
+    lowered = text.lower().translate(_CYRILLIC_TABLE)
     ascii_only = unicodedata.normalize("NFKD", lowered).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_only).strip("-")
+    return _NOT_ALNUM.sub("-", ascii_only).strip("-")
 
 
+@lru_cache(maxsize=4096)  # a few hundred rule numbers, asked for by every group
 def rule_slug(number: str) -> str:
     """Rule numbers are short and safe once dots become dashes (``726.3`` -> ``726-3``)."""
     cleaned = re.sub(r"[^0-9a-z]+", "-", number.lower()).strip("-")

@@ -115,8 +115,9 @@ def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: "Texts
         _write_js(write, out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
         shards.append(first)
     (out / "d").mkdir()
+    chunks = f"{out}/d/"  # a string: 25,000 chunk files at 100k rulings (see Files)
     for number in range(-(-len(parts) // DOCS_PER_CHUNK)):
-        path = out / "d" / f"{number}.js"
+        path = f"{chunks}{number}.js"
         if keep is None or not keep(path, number):
             _write_js(write, path, f"kbSearch.docs({number},", chunk(number))
     manifest = {"version": 1, "docs": len(parts), "docsPerChunk": DOCS_PER_CHUNK,
@@ -237,10 +238,10 @@ def document(ruling: dict, url: str) -> list:
     return [url, ruling["lang"], ruling["card"], snippet]
 
 
-def _write_js(write, path: Path, prefix: str, data) -> None:
+def _write_js(write, path: Path | str, prefix: str, data) -> None:
     body = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     write(path, f"{prefix}{body});\n")
 
 
-def _write_text(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
+def _write_text(path: Path | str, text: str) -> None:
+    Path(path).write_text(text, encoding="utf-8")

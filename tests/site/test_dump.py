@@ -63,3 +63,16 @@ def test_groups_are_read_a_few_rulings_at_a_time_in_order(seed_site):
         got = list(dump._groups(db, ids, stale, batch=batch))
         assert [g if isinstance(g, str) else g["id"] for g in got] == ids
         assert {g["id"] for g in got if isinstance(g, dict)} == stale
+
+
+def test_a_truncated_previous_dump_gives_its_lost_pieces_anew(seed_site, tmp_path):
+    """Unchanged pieces are copied from the previous dump in runs; those a truncated file no
+    longer holds are encoded again, and the bytes are still the export's."""
+    previous = tmp_path / "previous"
+    shutil.copytree(seed_site.parent, previous)
+    dumped = previous / "site" / "data" / "rulings.json"
+    dumped.write_bytes(dumped.read_bytes()[:len(dumped.read_bytes()) * 2 // 3])
+    db = sqlite_utils.Database(previous / "rulings.db")
+    figures = dump.write(db, tmp_path / "again.json", previous)
+    assert 0 < figures["dump_reused"] < figures["dump_groups"]
+    assert (tmp_path / "again.json").read_text(encoding="utf-8") == export.to_json(db)
