@@ -68,13 +68,13 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
     at all, ``out`` is left as it is and no stage runs ({} is returned).
     """
     files = corpus_files(corpus or [str(DEFAULT_CORPUS)])
-    key = incremental.build_key(lang)
+    key, settings = incremental.build_key(lang), incremental.settings_digest(files)
     previous = Path(out) / "rulings.db"
     hashes = incremental.file_hashes(files) if reuse and previous.is_file() else None
     timings: dict[str, float] = {}
     with staged_output(Path(out)) as work, _old_objects_left_alone():
         if hashes is not None and len(hashes) == len(files) and \
-                incremental.up_to_date(Path(out), hashes, key):
+                incremental.up_to_date(Path(out), hashes, key, settings):
             raise KeepPrevious  # nothing changed: the previous build is this one's output
         ctx = BuildContext(corpus=files, work=work, lang=lang, timings=timings)
         ctx.extra["hashes"] = hashes
@@ -84,7 +84,7 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
         try:
             _run_stages(ctx, Path(out))
             if ctx.db is not None:
-                incremental.record(ctx.db, key)
+                incremental.record(ctx.db, key, settings)
         finally:
             if ctx.db is not None:
                 ctx.db.close()

@@ -195,17 +195,43 @@ def findings(db: sqlite_utils.Database, accepted: bool = False) -> list[dict]:
     """
     if TABLE not in db.table_names():
         return [dict(f.to_dict(), accepted=None) for f in run_checks(db).findings]
+    return _stored(db, "" if accepted else "WHERE accepted IS NULL", [])
+
+
+def findings_of_groups(db: sqlite_utils.Database, groups: list[str]) -> list[dict]:
+    """The stored findings (not accepted) of the groups ``groups``, as :func:`findings` gives
+    them. An incremental site build reads these instead of all 36,000 at 100k rulings."""
+    found = []
+    for chunk in store.chunks(groups):
+        found += _stored(db, f'WHERE accepted IS NULL AND "group" IN '
+                             f'({", ".join("?" * len(chunk))})', chunk)
+    return sorted(found, key=_order)
+
+
+def stray_findings(db: sqlite_utils.Database) -> list[dict]:
+    """The stored findings (not accepted) of no group the store has: corpus-wide ones."""
+    if "groups" not in db.table_names():
+        return findings(db)
+    return _stored(db, 'WHERE accepted IS NULL AND ("group" IS NULL OR "group" NOT IN '
+                       "(SELECT id FROM groups))", [])
+
+
+def _stored(db: sqlite_utils.Database, where: str, values: list) -> list[dict]:
+    """Rows of the findings table as dicts, without their id, in :func:`findings`' order."""
     # Plain tuples, not sqlite-utils' dict per row (36,000 rows at 100k rulings); SQLite's
     # order first, then Python's (the same order, found by one pass over sorted input).
-    cursor = db.conn.execute(f"SELECT * FROM [{TABLE}]" + ("" if accepted else
-                             " WHERE accepted IS NULL") + ' ORDER BY "group", lang, card, '
-                             'ruling, start, "end", "check", message')
+    cursor = db.conn.execute(f'SELECT * FROM [{TABLE}] {where} ORDER BY "group", lang, card, '
+                             'ruling, start, "end", "check", message', values)
     names = [column[0] for column in cursor.description]
     rows = [dict(zip(names, row)) for row in cursor]
     for row in rows:
         del row["id"]
-    return sorted(rows, key=lambda r: (r["group"], r["lang"], r["card"], r["ruling"],
-                                       r["start"], r["end"], r["check"], r["message"]))
+    return sorted(rows, key=_order)
+
+
+def _order(r: dict) -> tuple:
+    return (r["group"], r["lang"], r["card"], r["ruling"], r["start"], r["end"], r["check"],
+            r["message"])
 
 
 # -- output ----------------------------------------------------------------------------------

@@ -75,8 +75,8 @@ def build(corpus, out, lang, timings_json, full):
         timings_json.write_text(json.dumps({"stages": timings, "total": total}, indent=1) + "\n",
                                 encoding="utf-8")
     if not timings:
-        click.echo(f"{out} is up to date: no ruling file changed since it was built "
-                   f"({total:.2f}s; --full builds it again anyway)", err=True)
+        click.echo(f"{out} is up to date: no ruling or suppressions file changed since it was "
+                   f"built ({total:.2f}s; --full builds it again anyway)", err=True)
         return
     click.echo(f"built {out} in {total:.2f}s ({', '.join(f'{k} {v:.2f}s' for k, v in timings.items())})",
                err=True)

@@ -60,27 +60,45 @@ def reuse_store(previous: Path, work_db: Path, key: str) -> bool:
     return True
 
 
-def up_to_date(out: Path, hashes: dict[str, str], key: str) -> bool:
+def up_to_date(out: Path, hashes: dict[str, str], key: str, settings: str) -> bool:
     """Whether the build in ``out`` is what building the files of ``hashes`` ({path: sha256},
     every file of the corpus) would give again: made by the same code and options (``key``)
-    from files of these very paths and bytes, and whole (a build is swapped in whole; its
-    index and site are still there). Building again would only reproduce it."""
+    from files of these very paths and bytes, with the same settings files (``settings``,
+    :func:`settings_digest`), and whole (a build is swapped in whole; its index and site are
+    still there). Building again would only reproduce it."""
     store_path = out / "rulings.db"
     if not (store_path.is_file() and (out / "index").is_dir() and (out / "site").is_dir()):
         return False
     try:
         with store.read_only(store_path, rows=False) as conn:
-            built = conn.execute(f"SELECT value FROM {STATE_TABLE} WHERE key = 'build_key'")
-            same_key = built.fetchall() == [(key,)]
+            built = dict(conn.execute(f"SELECT key, value FROM {STATE_TABLE} WHERE key IN "
+                                      "('build_key', 'settings')").fetchall())
             sources = dict(conn.execute("SELECT path, sha256 FROM sources").fetchall())
     except sqlite3.Error:
         return False
-    return same_key and sources == hashes
+    return built == {"build_key": key, "settings": settings} and sources == hashes
 
 
-def record(db: sqlite_utils.Database, key: str) -> None:
-    """Write the build key into the store (the last thing a build does to it)."""
-    db[STATE_TABLE].insert({"key": "build_key", "value": key}, pk="key", replace=True)
+def settings_digest(files: list[str]) -> str:
+    """A hash of the files besides the rulings that the corpus' build reads: the
+    suppressions files next to them (which findings are accepted shows on the site)."""
+    from kb.checks import suppressions
+
+    digest = hashlib.sha256()
+    for path in suppressions.discover(files):
+        digest.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
+        try:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError:  # the check stage reports it
+            digest.update(b"unreadable")
+    return digest.hexdigest()
+
+
+def record(db: sqlite_utils.Database, key: str, settings: str) -> None:
+    """Write the build key and the settings' digest into the store (the last thing a build
+    does to it)."""
+    db[STATE_TABLE].insert_all([{"key": "build_key", "value": key},
+                                {"key": "settings", "value": settings}], pk="key", replace=True)
 
 
 def changed_sources(db: sqlite_utils.Database, hashes: dict[str, str]) -> tuple[list[str], list[str]]:

@@ -80,7 +80,8 @@ def test_rebuild_gives_the_same_rows(built, tmp_path):
 
     first = rows()
     again = kb("build", cwd=built)  # nothing changed: nothing to do
-    assert again.stderr.startswith(f"{Path('_build')} is up to date: no ruling file changed")
+    assert again.stderr.startswith(f"{Path('_build')} is up to date: no ruling or suppressions "
+                                   "file changed")
     assert rows() == first
     kb("build", "--full", cwd=built)
     assert rows() == first

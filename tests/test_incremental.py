@@ -108,6 +108,23 @@ def test_nothing_changed_leaves_the_build_as_it_is(project):
     assert build(["rulings"], "out") == {}
 
 
+def test_a_changed_suppressions_file_is_built_again(project):
+    """Which findings are accepted shows on the site: a suppressions file added, changed or
+    removed (no ruling file changed) is a build, whose output is the full build's."""
+    report = project / "out" / "site" / "en" / "consistency.html"
+    assert "french-spacing" in report.read_text(encoding="utf-8")
+    accept = project / "rulings" / "suppressions.toml"
+    accept.write_text('[[accept]]\ncheck = "french-spacing"\nreason = "house style"\n',
+                      encoding="utf-8")
+    assert build(["rulings"], "out")
+    assert "french-spacing" not in report.read_text(encoding="utf-8")
+    assert_same_as_full(project, {})
+    assert build(["rulings"], "out") == {}
+    accept.unlink()
+    assert build(["rulings"], "out")
+    assert "french-spacing" in report.read_text(encoding="utf-8")
+
+
 def test_a_store_built_otherwise_is_not_reused(project):
     key = incremental.build_key(None)
     assert incremental.build_key("fr") != key

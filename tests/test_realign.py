@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from kb.build import build
+from kb.site.paths import slug
 from test_incremental import ROOT, edit, files, linked_copy, rows
 from test_search import stored_documents
 
@@ -287,6 +288,32 @@ def test_an_edit_of_the_first_copy_changes_every_page_showing_it(planned):
     build(["rulings"], "out")
     assert plans and plans[0] is not None
     assert any(k.startswith("card/fr-chasseur-vengeur-ii") for k in plans[0].render)
+    assert_same_as_full(project)
+
+
+def test_findings_changed_in_groups_the_edit_did_not_change_are_shown(planned):
+    """A suppressions file added beside an edit: a finding of a group the alignment did not
+    change is accepted now. The plan reads only the findings of the groups it needs, and finds
+    those whose findings differ from the previous build's (this group has no example run,
+    which would have made it look again anyway)."""
+    project, plans, updates = planned
+    (project / "rulings" / "fr-solo.txt").write_text(
+        "Carte solitaire\n\n10/06/2022\n\nCarte 0042: un joueur qui a l’initiative la "
+        "garde jusqu’à ce qu’un autre joueur la prenne.\n", encoding="utf-8")
+    build(["rulings"], "out")
+    with sqlite3.connect(project / "out" / "rulings.db") as conn:
+        [(group,)] = conn.execute("SELECT DISTINCT [group] FROM findings WHERE ruling LIKE "
+                                  "'%fr-solo%' AND [check] = 'french-spacing'").fetchall()
+        assert not conn.execute('SELECT 1 FROM example_runs WHERE "group" = ?', [group]).fetchall()
+    (project / "rulings" / "suppressions.toml").write_text(
+        '[[accept]]\ncheck = "french-spacing"\ncard = "Carte solitaire"\nreason = "test"\n',
+        encoding="utf-8")
+    swap_rulings(project / "rulings" / "extra-2.txt", 1, 2)
+    plans.clear()
+    build(["rulings"], "out")
+    assert updates[-1] == ("check", False)  # the suppressions changed: checked again whole
+    assert plans and plans[0] is not None and group not in updates[-2]
+    assert f"ruling/{slug(group)}.html" in plans[0].render
     assert_same_as_full(project)
 
 

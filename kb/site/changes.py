@@ -24,9 +24,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb import store
+from kb import example_runs, store
 from kb.site import data as site_data
-from kb.site import digests
+from kb.site import differing, digests
 from kb.site import pages as site_pages
 from kb.site.data import SiteData
 from kb.site.paths import slug
@@ -50,14 +50,15 @@ def plan(db, previous: Path, changed_groups: set[str], changed_sources: set[str]
     old_pages = {k: v[0] for k, v in digests.stored(db, digests.PAGES).items()}
     old_groups = digests.stored(db, digests.GROUPS)  # id -> (face, sort, leads, extras)
     old_cards = {k: v[0] for k, v in digests.stored(db, digests.CARDS).items()}
-    corpus = site_data.read_corpus(db)
+    corpus = site_data.read_corpus(db, findings=False)  # read as groups need them
     now = corpus.summary.group_ids
     rules = site_data.rule_table(corpus, sorted(now))  # for the examples' rule links only
 
     # 1. Groups loaded whole: their own page may show something new.
-    extras = {g: digests.extras(corpus, rules, g) for g in _with_extras(corpus, old_groups, rules)
-              if g in now}
     whole = (set(changed_groups) & now) | (now - old_groups.keys())
+    maybe = _with_extras(db, previous, corpus) & now
+    corpus.add_findings(db, whole | maybe)
+    extras = {g: digests.extras(corpus, rules, g) for g in maybe}
     whole |= {g for g, extra in extras.items() if old_groups.get(g, (None,) * 4)[3] != extra}
     members = site_data.memberships(db, "group_id", whole)
     loaded = {r["id"]: r for r in site_data.rulings_where(db, "id", members)}
@@ -88,7 +89,9 @@ def plan(db, previous: Path, changed_groups: set[str], changed_sources: set[str]
     page_of_card = {f"card/{card['slug']}.html": card for card in corpus.cards.values()}
     page_of_group = {f"ruling/{slug(g)}.html": g for g in now}
     new = {k: v for k, v in old_pages.items() if k in page_of_card or k in page_of_group}
-    new.update(digests.shared_pages(site, counts, faces, listings))
+    extra = {g: row[3] for g, row in old_groups.items() if g in now}
+    extra.update({g: row[4] for g, row in new_rows.items()})
+    new.update(digests.shared_pages(site, counts, faces, listings, extra))
     new.update({f"card/{corpus.cards[c]['slug']}.html": digests.card_page(site, corpus.cards[c],
                                                                             faces)
                 for c in cards})
@@ -104,10 +107,12 @@ def plan(db, previous: Path, changed_groups: set[str], changed_sources: set[str]
             if key in render:
                 cards_shown.update(c["id"] for c in chunk)
     chunks = site_pages.parts(order, site_pages.REPORT_PAGE_GROUPS)
-    groups_shown = set()
+    reported = set()
     for (_, key), chunk in zip(site_pages.part_keys("consistency", len(chunks)), chunks):
         if key in render:
-            groups_shown.update(chunk)
+            reported.update(chunk)
+    corpus.add_findings(db, reported)  # a part of the report lists its groups' findings
+    groups_shown = set(reported)
     for rule in site.rules.values():
         if f"rule/{rule['slug']}.html" in render:
             groups_shown.update(rule["group_ids"])
@@ -126,13 +131,20 @@ def plan(db, previous: Path, changed_groups: set[str], changed_sources: set[str]
                          "faces_loaded": len(site.groups) - len(full)})
 
 
-def _with_extras(corpus, old_groups: dict, rules: dict) -> set[str]:
-    """Groups that have findings or examples now, or had before."""
-    none = digests.extras(corpus, rules, "\0 no group")
-    ids = {f.get("group") for f in corpus.findings or []}
-    ids |= {str(run.get("group")) for run in corpus.examples}
-    ids |= {g for g, row in old_groups.items() if row[3] != none}
-    return ids
+def _with_extras(db, previous: Path, corpus) -> set[str]:
+    """Groups whose :func:`kb.site.digests.extras` may differ from the previous build's:
+    those whose findings or example runs are not the same rows (compared by SQLite), and
+    those with example runs, now or before (a run links its rules' pages). Every group when
+    the checks or examples were there in one build only (every group's extras change)."""
+    tables = {"findings", example_runs.TABLE}
+    there = tables & differing.tables(previous)
+    if there != tables & set(db.table_names()):
+        return set(corpus.summary.group_ids)
+    ids = {str(run.get("group")) for run in corpus.examples}
+    if example_runs.TABLE in there:
+        with store.read_only(previous / "rulings.db", rows=False) as old:
+            ids |= {str(g) for (g,) in old.execute(f'SELECT "group" FROM {example_runs.TABLE}')}
+    return ids | differing.groups(db, previous, tuple((t, '"group"') for t in sorted(there)))
 
 
 def _touched_cards(db, previous: Path, corpus, changed_groups: set[str],

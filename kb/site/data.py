@@ -47,6 +47,8 @@ class SiteData:
     summary: Summary
     concepts: list[dict] = field(default_factory=list)
     findings: list[dict] | None = None  # None: the checks are not available in this checkout
+    #: Whether the checks found anything at all (``findings`` may hold some groups' only).
+    any_findings: bool = False
     examples_available: bool = False
     glossary_available: bool = False
     #: Every group id in the site's order (default: the loaded groups', i.e. all of them).
@@ -123,15 +125,18 @@ _RULINGS = "SELECT r.*, c.name AS card FROM rulings r JOIN cards c ON c.id = r.c
 @dataclass
 class Corpus:
     """What every build reads whole (small tables): figures, cards, rule links, example runs,
-    findings, the glossary."""
+    the glossary; and the translator findings, all of them or (an incremental build's) those
+    of the groups asked for (:meth:`add_findings`)."""
 
     summary: Summary
     cards: dict[str, dict]  # every card, rulings not attached
     rules_of: dict[str, list[str]]  # group id -> its rule numbers
     examples: list[dict]
-    findings: list[dict] | None
+    findings: list[dict] | None  # in load_findings' order; None: the checks are not available
     examples_available: bool
     concepts: list[dict] | None
+    any_findings: bool = False  # whether the store holds findings (read or not)
+    read_groups: set[str] | None = None  # the groups whose findings are read; None: all
 
     def examples_of(self, group_id: str) -> list[dict]:
         return self._examples.get(group_id, [])
@@ -143,15 +148,34 @@ class Corpus:
         self._examples: dict[str, list] = {}
         for run in self.examples:
             self._examples.setdefault(str(run.get("group")), []).append(run)
+        self._index_findings()
+
+    def _index_findings(self) -> None:
         self._findings: dict[str, list] = {}
         for finding in self.findings or []:
             self._findings.setdefault(finding.get("group"), []).append(finding)
 
+    def add_findings(self, db, groups) -> None:
+        """Read the findings of the groups ``groups`` whose findings are not here yet."""
+        if self.findings is None or self.read_groups is None:
+            return
+        wanted = set(groups) - self.read_groups
+        if wanted:
+            self.read_groups |= wanted
+            self.findings = _sorted_findings(self.findings + findings_where(db, wanted))
+            self._index_findings()
 
-def read_corpus(db) -> Corpus:
+
+def read_corpus(db, findings: bool = True) -> Corpus:
+    """The corpus' small tables; ``findings``: read every finding (else only those of no
+    group, the rest as :meth:`Corpus.add_findings` is asked for them)."""
+    stored = load_findings(db) if findings else stray_findings(db)
     return Corpus(summary=summary(db), cards=load_cards(db), rules_of=group_rules(db),
-                  examples=load_examples(db), findings=load_findings(db),
-                  examples_available="example_runs" in db.table_names(), concepts=_concepts())
+                  examples=load_examples(db), findings=stored,
+                  examples_available="example_runs" in db.table_names(), concepts=_concepts(),
+                  any_findings=bool(stored) or (not findings and stored is not None
+                                                and _any_finding(db)),
+                  read_groups=None if findings else set())
 
 
 def load(db, corpus: Corpus | None = None) -> SiteData:
@@ -197,7 +221,8 @@ def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict
             rule["groups"].sort(key=lambda g: place[g["id"]])
     return SiteData(rulings=rulings, cards=corpus.cards, groups=groups, rules=rules,
                     summary=corpus.summary, concepts=corpus.concepts or [],
-                    findings=corpus.findings, examples_available=corpus.examples_available,
+                    findings=corpus.findings, any_findings=corpus.any_findings,
+                    examples_available=corpus.examples_available,
                     glossary_available=corpus.concepts is not None, group_order=order,
                     ruling_groups=ruling_groups or {})
 
@@ -423,7 +448,30 @@ def load_findings(db) -> list[dict] | None:
     check = _optional("kb.check")
     if check is None or "findings" not in db.table_names():
         return None
-    found = [f if isinstance(f, dict) else _as_dict(f) for f in check.findings(db)]
+    return _sorted_findings([f if isinstance(f, dict) else _as_dict(f) for f in check.findings(db)])
+
+
+def findings_where(db, groups) -> list[dict]:
+    """The findings of the groups ``groups``, as :func:`load_findings` gives them (the checks
+    have run)."""
+    return _optional("kb.check").findings_of_groups(db, sorted(groups))
+
+
+def stray_findings(db) -> list[dict] | None:
+    """The findings of no group the store has (the consistency report's first part shows
+    them), as :func:`load_findings` gives them; None when the checks have not run."""
+    check = _optional("kb.check")
+    if check is None or "findings" not in db.table_names():
+        return None
+    return _sorted_findings(check.stray_findings(db))
+
+
+def _any_finding(db) -> bool:
+    return db.execute("SELECT EXISTS (SELECT 1 FROM findings WHERE accepted IS NULL)"
+                      ).fetchone()[0] == 1
+
+
+def _sorted_findings(found: list[dict]) -> list[dict]:
     return sorted(found, key=lambda f: (str(f.get("group")), str(f.get("lang")),
                                         str(f.get("check")), str(f.get("message"))))
 

@@ -106,10 +106,12 @@ def group_row(group: dict, extra: str) -> tuple:
             json.dumps(leads(group)), extra)
 
 
-def shared_pages(site: SiteData, counts: dict, faces, listings) -> dict[str, str]:
+def shared_pages(site: SiteData, counts: dict, faces, listings, extra) -> dict[str, str]:
     """{key: digest} of the pages built from many items: home, rules, glossary, the coverage
     report's and the languages' parts, every rule page. ``faces``: group id -> face digest,
-    ``listings``: card id -> listing digest (every group's and card's)."""
+    ``listings``: card id -> listing digest, ``extra``: group id -> :func:`extras` digest
+    (every group's and card's). A part of the coverage report shows its groups' findings:
+    their extras stand for them, so an incremental build need not load every finding."""
     present = site_pages.present(site)
     out = {
         "index.html": _hash(["home", counts, present, _few_cards(site, counts, present)]),
@@ -119,11 +121,12 @@ def shared_pages(site: SiteData, counts: dict, faces, listings) -> dict[str, str
     }
     chunks = site_pages.parts(site.group_order, site_pages.REPORT_PAGE_GROUPS)
     keys = site_pages.part_keys("consistency", len(chunks))
-    findings = site_pages.report_findings(site, chunks)
-    checked = None if site.findings is None else bool(site.findings)  # not run, none, some
+    listed = set(site.group_order)
+    stray = [f for f in site.findings or [] if f.get("group") not in listed]  # on the first
+    checked = None if site.findings is None else site.any_findings  # not run, none, some
     for (number, key), chunk in zip(keys, chunks):
         out[key] = _hash(["consistency", present, number, keys, [faces[g] for g in chunk],
-                          checked, findings[number - 1]])
+                          [extra[g] for g in chunk], checked, stray if number == 1 else []])
     for code in present:
         chunks = site_pages.parts(site.cards_in(code), site_pages.LANG_PAGE_CARDS)
         keys = site_pages.part_keys(f"lang/{code}", len(chunks))

@@ -12,12 +12,14 @@ changed (``changed``) does not even read the others: groups are in the order of 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 from pathlib import Path
 
-from kb import align, example_runs, export, store as kb_store
+from kb import align, example_runs, export
+from kb.site import differing
 from kb.site.files import previous_rows, replace_table
 
 TABLE = "site_dump"
@@ -97,6 +99,25 @@ class _Previous:
         os.close(self.fd)
 
 
+def _copy_range(source: int, target: int, count: int, offset: int) -> int:
+    """Copy up to ``count`` bytes at ``offset`` of ``source`` to ``target``'s position; ->
+    bytes copied. In the kernel where it can (Linux), else through this process."""
+    if _KERNEL_COPY:
+        try:
+            return os.copy_file_range(source, target, count, offset)
+        except OSError as exc:
+            if exc.errno not in (errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+                raise
+    data = os.pread(source, min(count, 1 << 24), offset)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(target, view):]
+    return len(data)
+
+
+_KERNEL_COPY = hasattr(os, "copy_file_range")
+
+
 class _Output:
     """The dump being written: bytes, and pieces of the previous dump copied by the kernel
     (``copy_file_range``) instead of read into this process and written back (228 MB at
@@ -135,7 +156,7 @@ class _Output:
             return
         (start, end), self.run = self.run, None
         while start < end:
-            done = os.copy_file_range(self.source.fd, self.fd, end - start, start)
+            done = _copy_range(self.source.fd, self.fd, end - start, start)
             if not done:
                 raise OSError(f"the previous dump ended at byte {start} of {end}")
             start += done
@@ -220,45 +241,10 @@ _ROWS_OF_GROUPS = (("groups", "id"), ("memberships", "group_id"), ("group_rules"
 
 
 def _differing(db, previous: Path) -> set[str]:
-    """Groups whose rows in these tables differ from the previous build's, compared by SQLite
-    itself (an alignment update may rescore members of groups it did not change: their
-    evidence names the runner-up group; an example run may find another group)."""
-    db.conn.commit()  # the second connection must see everything stored so far
-    main = db.execute("PRAGMA database_list").fetchone()[2]
-    found: set[str] = set()
-    with kb_store.read_only(main, rows=False) as conn:
-        conn.execute("ATTACH DATABASE ? AS prev",
-                     [f"{(previous / 'rulings.db').resolve().as_uri()}?mode=ro"])
-        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
-        old = {name for (name,) in conn.execute("SELECT name FROM prev.sqlite_master")}
-        for table, column in _ROWS_OF_GROUPS:
-            if table not in tables:
-                continue
-            if table not in old:
-                found |= {str(g) for (g,) in conn.execute(f"SELECT {column} FROM main.{table}")}
-                continue
-            info = conn.execute(f"PRAGMA main.table_info([{table}])").fetchall()
-            columns = [c[1] for c in info if c[1] != "seconds"]  # a run time is not shown
-            keys = [c[1] for c in sorted(info, key=lambda c: c[5]) if c[5]]
-            for a, b in (("main", "prev"), ("prev", "main")):
-                found |= {str(g) for (g,) in conn.execute(_unmatched(table, column, columns,
-                                                                     keys, a, b))}
-    return found
-
-
-def _unmatched(table: str, column: str, columns: list[str], keys: list[str], a: str,
-               b: str) -> str:
-    """SQL: ``column`` of the rows of ``a.table`` with no equal row in ``b.table``. A row is
-    looked up by its primary key (``keys``), so each costs an index probe: the same answer as
-    EXCEPT, which sorted both whole tables (5 s of an incremental build at 100k rulings)."""
-    if not keys:
-        listed = ", ".join(f"[{c}]" for c in columns)
-        return (f"SELECT {column} FROM (SELECT {listed} FROM {a}.[{table}] EXCEPT "
-                f"SELECT {listed} FROM {b}.[{table}])")
-    same = " AND ".join([f"y.[{k}] = x.[{k}]" for k in keys] +
-                        [f"y.[{c}] IS x.[{c}]" for c in columns if c not in keys])
-    return (f"SELECT x.{column} FROM {a}.[{table}] AS x WHERE NOT EXISTS "
-            f"(SELECT 1 FROM {b}.[{table}] AS y WHERE {same})")
+    """Groups whose rows in these tables differ from the previous build's (an alignment
+    update may rescore members of groups it did not change: their evidence names the
+    runner-up group; an example run may find another group)."""
+    return differing.groups(db, previous, _ROWS_OF_GROUPS)
 
 
 def _previous_pieces(previous: Path) -> dict[str, tuple[str, int, int]]:

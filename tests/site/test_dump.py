@@ -76,3 +76,13 @@ def test_a_truncated_previous_dump_gives_its_lost_pieces_anew(seed_site, tmp_pat
     figures = dump.write(db, tmp_path / "again.json", previous)
     assert 0 < figures["dump_reused"] < figures["dump_groups"]
     assert (tmp_path / "again.json").read_text(encoding="utf-8") == export.to_json(db)
+
+
+def test_without_the_kernel_copy_the_pieces_are_copied_by_hand(seed_site, tmp_path, monkeypatch):
+    monkeypatch.setattr(dump, "_KERNEL_COPY", False)
+    db = sqlite_utils.Database(seed_site.parent / "rulings.db")
+    figures = dump.write(sqlite_utils.Database(shutil.copy(seed_site.parent / "rulings.db",
+                                                           tmp_path / "r.db")),
+                         tmp_path / "again.json", seed_site.parent)
+    assert figures["dump_reused"] == figures["dump_groups"] > 0
+    assert (tmp_path / "again.json").read_text(encoding="utf-8") == export.to_json(db)
