@@ -43,13 +43,14 @@ GROWTH_GOAL = 11.0
 MEMORY_GOAL = 2 * 1024 ** 3
 
 
-def run(command: list[str], cwd: Path) -> tuple[float, int, int]:
+def run(command: list[str], cwd: Path, sample: bool = True) -> tuple[float, int, int]:
     """Run ``command``; return (wall seconds, peak memory bytes, exit status).
 
     Peak memory is the highest *sum* over the build's processes (it forks workers) of their
     proportional set size (PSS: pages shared after a fork counted once in total), sampled
     from /proc (:class:`TreeMemory`); the kernel's max RSS of the child alone would miss the
-    workers.
+    workers. Without ``sample``, only that max RSS (the incremental rebuilds: a few seconds
+    on both cores, which the sampler's reads of /proc would slow, and no memory goal).
     """
     started = time.perf_counter()
     with open(cwd / "build.log", "ab") as log:
@@ -58,9 +59,11 @@ def run(command: list[str], cwd: Path) -> tuple[float, int, int]:
             str(ROOT), os.environ.get("PYTHONPATH", "")]))}
         child = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=log, env=env)
         sampler = TreeMemory(child.pid)
-        sampler.start()
+        if sample:
+            sampler.start()
         _, status, usage = os.wait4(child.pid, 0)
-        sampler.stop()
+        if sample:
+            sampler.stop()
     child.returncode = os.waitstatus_to_exitcode(status)
     return (time.perf_counter() - started, max(sampler.peak, usage.ru_maxrss * 1024),
             child.returncode)
@@ -126,10 +129,10 @@ def _pss(pid: int) -> int:
     return 0
 
 
-def kb_build(folder: Path, out: str = "_build") -> dict:
+def kb_build(folder: Path, out: str = "_build", sample: bool = True) -> dict:
     timings = folder / f"{out}.timings.json"
     wall, rss, status = run([sys.executable, "-m", "kb", "build", "rulings", "--out", out,
-                             "--timings-json", str(timings)], folder)
+                             "--timings-json", str(timings)], folder, sample)
     if status != 0:
         raise SystemExit(f"kb build failed in {folder} (status {status}); see {folder}/build.log")
     stages = json.loads(timings.read_text(encoding="utf-8"))["stages"]
@@ -183,13 +186,13 @@ def incremental(folder: Path, full_wall: float) -> dict:
         lines[at] = f"{lines[at]} {lines[at].split()[0]}"
         victim.write_text("\n".join(lines), encoding="utf-8")
         try:
-            figures = kb_build(folder)
+            figures = kb_build(folder, sample=False)
         finally:
             victim.write_text(original, encoding="utf-8")
-        kb_build(folder)  # back to the full build's corpus (not timed)
+        kb_build(folder, sample=False)  # back to the full build's corpus (not timed)
         out[name] = {"file": victim.name, "wall": figures["wall"],
                      "share": figures["wall"] / full_wall, "stages": figures["stages"]}
-    figures = kb_build(folder)
+    figures = kb_build(folder, sample=False)
     out["no change"] = {"file": "-", "wall": figures["wall"], "share": figures["wall"] / full_wall,
                         "stages": figures["stages"]}
     return out
@@ -257,10 +260,11 @@ def goals(results: list[dict]) -> list[str]:
     for r in results:
         for name, inc in r.get("incremental", {}).items():
             if r["rulings"] >= 100_000 and name in EDITS:
-                share = inc["share"]
+                share, allowed = inc["share"], 0.05 * r["wall"]
                 out.append(_goal(f"incremental rebuild at {r['rulings']} after editing a {name}: "
-                                 f"{100 * share:.1f}% of a full build (goal < 5%)", share < 0.05,
-                                 f"{share / 0.05:.1f}x the goal"))
+                                 f"{100 * share:.2f}% of a full build, {inc['wall']:.1f}s of "
+                                 f"{allowed:.1f}s allowed (goal < 5%)", share < 0.05,
+                                 f"{inc['wall'] - allowed:.1f}s ({share / 0.05:.2f}x the goal)"))
     return out
 
 

@@ -1,9 +1,10 @@
 """The site's ``data/rulings.json``: the ``kb export json`` bytes, reusing the previous build's.
 
 The dump is ``{"groups": [...]}`` indented by two (:func:`kb.export.to_json`). Python's indenting
-encoder is pure Python and most of the dump's cost, so each group is written as its own piece
-(exactly the bytes the whole-document encoder gives it at that depth) and remembered, with the
-digest of its compact encoding (the C encoder: the same content gives the same digest), in
+encoder is pure Python and was most of the dump's cost, so each group is written as its own
+piece (exactly the bytes the whole-document encoder gives it at that depth; its rulings
+encoded by orjson where that gives the same bytes, see :func:`_indented`) and remembered, with
+the digest of its compact encoding (the C encoder: the same content gives the same digest), in
 table ``site_dump``. A later build copies the pieces whose digest it finds there from the
 previous file instead of encoding them again. An incremental build that knows which groups
 changed (``changed``) does not even read the others: groups are in the order of their ids
@@ -17,6 +18,8 @@ import hashlib
 import json
 import os
 from pathlib import Path
+
+import orjson
 
 from kb import align, example_runs, export
 from kb.site import differing
@@ -65,7 +68,7 @@ def encode(db, path: Path, previous: Path | None = None,
                     piece = old.has(offset, length) and (offset, length)
                     group = None if piece else export.groups(db, [group_id])[0]
                 if group is not None:
-                    group_id, digest = group["id"], _digest(group)
+                    group_id, (digest, unsure) = group["id"], _digest(group)
                     piece = digest in by_digest and old.has(*by_digest[digest]) and \
                         by_digest[digest]
                 if piece:
@@ -75,7 +78,7 @@ def encode(db, path: Path, previous: Path | None = None,
                     continue
                 out.write(gap)
                 offset = out.tell()
-                for part in _indented(group):  # a group of 10,000 rulings is 14 MB of text
+                for part in _indented(group, unsure):  # 10,000 rulings are 14 MB of text
                     out.write(part)
                 pieces.append((group_id, digest, offset, out.tell() - offset))
             out.write(b"\n  ]\n}\n" if pieces else b"]\n}\n")
@@ -207,32 +210,68 @@ def _bytes(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _digest(group: dict) -> str:
-    """SHA-256 of the group's compact JSON (``json.dumps(group)``), encoded ruling by ruling."""
+def _digest(group: dict) -> tuple[str, frozenset[int]]:
+    """SHA-256 of the group's compact JSON (``json.dumps(group)``), encoded ruling by ruling;
+    and the rulings :func:`_indented` must leave to ``json`` (see :data:`_UNSURE`)."""
     split = _split(group)
     if split is None or not split[0]:
-        return hashlib.sha256(_bytes(json.dumps(group, ensure_ascii=False))).hexdigest()
+        compact = json.dumps(group, ensure_ascii=False)
+        return hashlib.sha256(_bytes(compact)).hexdigest(), frozenset()
     head, rulings = split
     digest = hashlib.sha256(_bytes(json.dumps(head, ensure_ascii=False)[:-1] + ', "rulings": ['))
+    unsure = []
     for number, ruling in enumerate(rulings):
-        digest.update(_bytes((", " if number else "") + json.dumps(ruling, ensure_ascii=False)))
+        compact = json.dumps(ruling, ensure_ascii=False)
+        digest.update(_bytes((", " if number else "") + compact))
+        if _unsure(compact):
+            unsure.append(number)
     digest.update(b"]}")
-    return digest.hexdigest()
+    return digest.hexdigest(), frozenset(unsure)
 
 
-def _indented(group: dict):
-    """The group's piece (``json.dumps(group, indent=2)`` at its depth), ruling by ruling."""
+def _unsure(compact: str) -> bool:
+    """Whether ``json``'s compact text of a ruling holds what orjson writes otherwise: a
+    number with an exponent (``1e-05``: orjson ``0.00001``), NaN or Infinity (orjson:
+    ``null``). A text that only looks like one sends its ruling the slow way, no more.
+    (``str.find``, not a regular expression: 3 µs a ruling against 12.)"""
+    if "e+" in compact or "NaN" in compact or "Infinity" in compact:
+        return True
+    at = compact.find("e-")
+    while at != -1:
+        if at and compact[at - 1].isdigit() and compact[at + 2:at + 3].isdigit():
+            return True
+        at = compact.find("e-", at + 2)
+    return False
+
+
+def _indented(group: dict, unsure: frozenset[int] | None = None):
+    """The group's piece (``json.dumps(group, indent=2)`` at its depth), ruling by ruling.
+
+    The rulings are encoded by orjson, the very bytes ``json``'s indenting encoder (pure
+    Python: 36 µs a ruling, 0.4 s for a group of 10,000) gives them, 10 times faster; those
+    in ``unsure`` (:func:`_digest`'s, found here when not given), or that orjson refuses, by
+    ``json`` itself."""
     split = _split(group)
     if split is None or not split[0]:
         yield _bytes(json.dumps(group, ensure_ascii=False, indent=2).replace("\n", _NESTING))
         return
     head, rulings = split
+    unsure = _digest(group)[1] if unsure is None else unsure
     yield _bytes((json.dumps(head, ensure_ascii=False, indent=2)[:-2] + ',\n  "rulings": ['
                   ).replace("\n", _NESTING))
     for number, ruling in enumerate(rulings):
-        text = json.dumps(ruling, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        text = _indented_ruling(ruling, number in unsure).replace("\n", "\n    ")
         yield _bytes((("," if number else "") + "\n    " + text).replace("\n", _NESTING))
     yield _bytes(("\n  ]\n}" if rulings else "]\n}").replace("\n", _NESTING))
+
+
+def _indented_ruling(ruling: dict, unsure: bool) -> str:
+    if not unsure:
+        try:
+            return orjson.dumps(ruling, option=orjson.OPT_INDENT_2).decode("utf-8")
+        except (TypeError, orjson.JSONEncodeError):  # a big integer, a key not a string, ...
+            pass
+    return json.dumps(ruling, ensure_ascii=False, indent=2)
 
 
 #: (table, its group column): the rows a group's piece shows besides its rulings' own rows.

@@ -26,6 +26,7 @@ _CYRILLIC = dict(zip(
 )) | {"ъ": "", "ь": ""}
 
 
+@lru_cache(maxsize=None)  # every card and group, asked for by the plan and again by each tree
 def slug(text: str) -> str:
     """A safe, readable, distinct file-name stem for ``text``.
 
