@@ -20,7 +20,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb import forking, incremental, parse, store
+from kb import file_stats, forking, incremental, parse, store
 from kb.errors import KbError, Problem
 from kb.outdir import KeepPrevious, staged_output
 from kb.progress import progress
@@ -70,7 +70,9 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
     files = corpus_files(corpus or [str(DEFAULT_CORPUS)])
     key, settings = incremental.build_key(lang), incremental.settings_digest(files)
     previous = Path(out) / "rulings.db"
-    hashes = incremental.file_hashes(files) if reuse and previous.is_file() else None
+    found = file_stats.scan(files)  # before any file is read: see kb.file_stats
+    hashes = (incremental.file_hashes(files, found, previous)
+              if reuse and previous.is_file() else None)
     timings: dict[str, float] = {}
     with staged_output(Path(out)) as work, _old_objects_left_alone():
         if hashes is not None and len(hashes) == len(files) and \
@@ -84,7 +86,7 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
         try:
             _run_stages(ctx, Path(out))
             if ctx.db is not None:
-                incremental.record(ctx.db, key, settings)
+                incremental.record(ctx.db, key, settings, found)
         finally:
             if ctx.db is not None:
                 ctx.db.close()

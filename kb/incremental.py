@@ -23,7 +23,7 @@ from pathlib import Path
 import sqlite_utils
 
 import kb
-from kb import store
+from kb import file_stats, store
 
 PACKAGE = Path(kb.__file__).resolve().parent
 TEMPLATES = PACKAGE.parent / "site_templates"
@@ -94,11 +94,12 @@ def settings_digest(files: list[str]) -> str:
     return digest.hexdigest()
 
 
-def record(db: sqlite_utils.Database, key: str, settings: str) -> None:
-    """Write the build key and the settings' digest into the store (the last thing a build
-    does to it)."""
+def record(db: sqlite_utils.Database, key: str, settings: str, found: file_stats.Scan) -> None:
+    """Write the build key, the settings' digest and the files' records (``found``, taken as
+    the build began) into the store: the last thing a build does to it."""
     db[STATE_TABLE].insert_all([{"key": "build_key", "value": key},
                                 {"key": "settings", "value": settings}], pk="key", replace=True)
+    file_stats.record(db, found)
 
 
 def changed_sources(db: sqlite_utils.Database, hashes: dict[str, str]) -> tuple[list[str], list[str]]:
@@ -110,15 +111,28 @@ def changed_sources(db: sqlite_utils.Database, hashes: dict[str, str]) -> tuple[
     return changed, removed
 
 
-def file_hashes(paths: list[str]) -> dict[str, str]:
-    """{path: sha256 of its bytes}; unreadable files are left out (the parser reports them)."""
+def file_hashes(paths: list[str], found: file_stats.Scan | None = None,
+                previous: Path | None = None) -> dict[str, str]:
+    """{path: sha256 of its bytes}; unreadable files are left out (the parser reports them).
+
+    With ``found`` (this build's :func:`kb.file_stats.scan`) and the ``previous`` store, a file
+    whose record is the one that build kept is not read: the hash stored for it is taken."""
+    before = file_stats.known(previous) if found is not None and previous is not None else {}
     out = {}
     for path in paths:
+        seen = before.get(path)
+        if seen is not None and found.stats.get(path) == seen[0]:
+            out[path] = seen[1]
+            continue
         try:
-            out[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            out[path] = _hash_file(path)
         except OSError:
             continue
     return out
+
+
+def _hash_file(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def delete_with_dependents(db: sqlite_utils.Database, table: str, column: str,
