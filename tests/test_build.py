@@ -99,3 +99,19 @@ def test_corpus_files_lists_folders_as_rglob_would(tmp_path, monkeypatch):
     assert build.corpus_files(["corpus"]) == reference
     assert "outside/v.txt" in reference and "corpus/b/deep/w.txt" in reference
     assert build.corpus_files([str(corpus)]) == reference  # absolute input, same display
+
+
+def test_stages_run_without_automatic_full_collections(tmp_path, monkeypatch):
+    """Inside a build only the collection after each stage is a full one (a stage's growing
+    heap is not scanned again and again); the thresholds are restored after the build."""
+    import gc
+
+    seen = []
+    monkeypatch.setattr(build, "STAGES", [("parse", f"{__name__}:first")])
+    monkeypatch.setattr(build, "_run_stages", lambda ctx, out: seen.append(gc.get_threshold()))
+    (tmp_path / "rulings").mkdir()
+    (tmp_path / "rulings" / "x.txt").write_text("x", encoding="utf-8")
+    before = gc.get_threshold()
+    build.build([str(tmp_path / "rulings")], tmp_path / "out")
+    assert seen[0][:2] == before[:2] and seen[0][2] >= 2 ** 30
+    assert gc.get_threshold() == before
