@@ -9,8 +9,8 @@ excerpt)::
     lang = "es"
     reason = "Our Spanish style guide uses “ ” like the official rulings."
 
-An accepted finding still shows (as accepted) on the site, but does not count for
-``kb check``'s exit status. An entry that accepts nothing is reported as ``stale-suppression``
+An accepted finding is kept in the store with its reason and listed as accepted by ``kb check
+--format json``; it does not count for the exit status, and the site leaves it out. An entry that accepts nothing is reported as ``stale-suppression``
 (info), so the file does not collect dead entries. A bad file is a one-line error naming it.
 """
 
