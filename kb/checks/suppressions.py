@@ -10,8 +10,9 @@ excerpt)::
     reason = "Our Spanish style guide uses “ ” like the official rulings."
 
 An accepted finding is kept in the store with its reason and listed as accepted by ``kb check
---format json``; it does not count for the exit status, and the site leaves it out. An entry that accepts nothing is reported as ``stale-suppression``
-(info), so the file does not collect dead entries. A bad file is a one-line error naming it.
+--format json``; it does not count for the exit status, and the site leaves it out. An entry
+that accepts nothing is reported as ``stale-suppression`` (info), so the file does not collect
+dead entries. A bad file is a one-line error naming it.
 """
 
 from __future__ import annotations

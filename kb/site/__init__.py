@@ -98,8 +98,6 @@ def _render(site, out: Path, todo: dict, links: tuple | None, indexing: _Indexin
             figures: dict):
     """Render the trees (``links``: (previous build, page keys) each tree links first) while
     the search index is finished; -> (pages written, (pages linked, keys not linkable))."""
-    if (out / "static").exists():  # a plan given up copied it already
-        shutil.rmtree(out / "static")
     shutil.copytree(STATIC, out / "static")
     rendering = _start_trees(site, out, site.summary.counts, todo, links)
     try:
@@ -254,9 +252,10 @@ def _read_members(documents, group_of: list[int], members: dict[int, dict], numb
 
 
 def _remove_trees(out: Path) -> None:
-    """Remove the pages linked so far (unlinking never touches the previous build's files)."""
-    for ui in UI_LANGUAGES:
-        shutil.rmtree(out / ui, ignore_errors=True)
+    """Remove the pages linked or rendered so far, and the static files copied (unlinking
+    never touches the previous build's files)."""
+    for folder in (*UI_LANGUAGES, "static"):
+        shutil.rmtree(out / folder, ignore_errors=True)
     (out / "index.html").unlink(missing_ok=True)
 
 

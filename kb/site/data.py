@@ -445,8 +445,8 @@ def _concepts() -> list[dict] | None:
 
 def load_findings(db) -> list[dict] | None:
     """The translator findings the check stage stored (accepted ones left out); None before."""
-    check = _optional("kb.check")
-    if check is None or "findings" not in db.table_names():
+    check = _checks_run(db)
+    if check is None:
         return None
     return _sorted_findings([f if isinstance(f, dict) else _as_dict(f) for f in check.findings(db)])
 
@@ -460,10 +460,14 @@ def findings_where(db, groups) -> list[dict]:
 def stray_findings(db) -> list[dict] | None:
     """The findings of no group the store has (the consistency report's first part shows
     them), as :func:`load_findings` gives them; None when the checks have not run."""
+    check = _checks_run(db)
+    return None if check is None else _sorted_findings(check.stray_findings(db))
+
+
+def _checks_run(db):
+    """:mod:`kb.check`, if it is there and its stage stored findings in ``db``; else None."""
     check = _optional("kb.check")
-    if check is None or "findings" not in db.table_names():
-        return None
-    return _sorted_findings(check.stray_findings(db))
+    return check if check is not None and "findings" in db.table_names() else None
 
 
 def _any_finding(db) -> bool:

@@ -49,7 +49,8 @@ def encode(db, path: Path, previous: Path | None = None,
     else:
         ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=align.id_order)
         if changed is not None and before:
-            stale = set(changed) | _differing(db, previous) | {g for g in ids if g not in before}
+            stale = (set(changed) | differing.groups(db, previous, _ROWS_OF_GROUPS)
+                     | {g for g in ids if g not in before})
         else:
             stale = set(ids)
         groups, count = _groups(db, ids, stale), len(ids)
@@ -65,12 +66,11 @@ def encode(db, path: Path, previous: Path | None = None,
                 piece = None
                 if isinstance(group, str):  # unchanged: its piece as it was
                     group_id, (digest, offset, length) = group, before[group]
-                    piece = old.has(offset, length) and (offset, length)
+                    piece = old.span(offset, length)
                     group = None if piece else export.groups(db, [group_id])[0]
                 if group is not None:
                     group_id, (digest, unsure) = group["id"], _digest(group)
-                    piece = digest in by_digest and old.has(*by_digest[digest]) and \
-                        by_digest[digest]
+                    piece = old.span(*by_digest[digest]) if digest in by_digest else None
                 if piece:
                     reused += 1
                     pieces.append((group_id, digest, out.tell() + len(gap), piece[1]))
@@ -95,8 +95,9 @@ class _Previous:
         self.fd = os.open(path, os.O_RDONLY)
         self.size = os.fstat(self.fd).st_size
 
-    def has(self, offset: int, length: int) -> bool:
-        return offset + length <= self.size  # a truncated file lacks its last pieces
+    def span(self, offset: int, length: int) -> tuple[int, int] | None:
+        """(offset, length) if the file holds that piece (a truncated one lacks its last)."""
+        return (offset, length) if offset + length <= self.size else None
 
     def close(self) -> None:
         os.close(self.fd)
@@ -212,7 +213,7 @@ def _bytes(text: str) -> bytes:
 
 def _digest(group: dict) -> tuple[str, frozenset[int]]:
     """SHA-256 of the group's compact JSON (``json.dumps(group)``), encoded ruling by ruling;
-    and the rulings :func:`_indented` must leave to ``json`` (see :data:`_UNSURE`)."""
+    and the rulings :func:`_indented` must leave to ``json`` (see :func:`_unsure`)."""
     split = _split(group)
     if split is None or not split[0]:
         compact = json.dumps(group, ensure_ascii=False)
@@ -274,16 +275,12 @@ def _indented_ruling(ruling: dict, unsure: bool) -> str:
     return json.dumps(ruling, ensure_ascii=False, indent=2)
 
 
-#: (table, its group column): the rows a group's piece shows besides its rulings' own rows.
+#: (table, its group column): the rows a group's piece shows besides its rulings' own rows. A
+#: group whose rows there differ from the previous store's is encoded again, even if the
+#: alignment did not change it (an update may rescore members of groups it did not change:
+#: their evidence names the runner-up group; an example run may find another group).
 _ROWS_OF_GROUPS = (("groups", "id"), ("memberships", "group_id"), ("group_rules", "group_id"),
                    (example_runs.TABLE, '"group"'))
-
-
-def _differing(db, previous: Path) -> set[str]:
-    """Groups whose rows in these tables differ from the previous build's (an alignment
-    update may rescore members of groups it did not change: their evidence names the
-    runner-up group; an example run may find another group)."""
-    return differing.groups(db, previous, _ROWS_OF_GROUPS)
 
 
 def _previous_pieces(previous: Path) -> dict[str, tuple[str, int, int]]:

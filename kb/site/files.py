@@ -56,7 +56,7 @@ class Files:
     def _link(self, key: str, path: Path | str, digest: str) -> bool:
         try:
             os.link(self._old + key, path)
-        except (OSError, TypeError):  # gone, on another file system, or no previous build
+        except OSError:  # gone or on another file system: write it
             return False
         self.digests[key] = digest
         self.linked += 1
