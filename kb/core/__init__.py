@@ -1,9 +1,11 @@
-"""The executable core: a pure model of the initiative, dungeons and venturing.
+"""The executable core: a pure model of the initiative, the monarch, dungeons and venturing.
 
 Modules, one job each:
 
 - :mod:`kb.core.game`      the state object and its events (start here)
 - :mod:`kb.core.initiative` rule 726: the designation, its triggers, its hand-over
+- :mod:`kb.core.monarch`   rule 725: the initiative's sibling, where it differs
+- :mod:`kb.core.designations` what the two share: the hand-over as the holder leaves
 - :mod:`kb.core.venture`   rule 701.49 and 309: starting, advancing, completing
 - :mod:`kb.core.dungeons`  the four dungeon cards as data
 - :mod:`kb.core.rooms`     what each room ability does on the small board

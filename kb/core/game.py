@@ -2,8 +2,10 @@
 
 A :class:`Game` holds the players in turn order, the active player (or none,
 800.4j), Two-Headed Giant teams and their shared life, each player's dungeon and
-venture marker, completed dungeons, the initiative, triggered abilities waiting
-to be put on the stack and the stack itself, and a structured log.
+venture marker, completed dungeons, the initiative, the monarch (with the
+players an effect says can't become it and the continuous effects keyed to it),
+triggered abilities waiting to be put on the stack and the stack itself, and a
+structured log.
 
 Events are methods. Each is all-or-nothing: if the rules refuse it (or a
 chooser's answer) the game is restored to how it was and :class:`Refused` is
@@ -27,7 +29,7 @@ import copy
 import functools
 from typing import Any, Mapping, Sequence
 
-from kb.core import initiative, leaving, stack, turns, venture
+from kb.core import initiative, leaving, monarch, stack, turns, venture
 from kb.core.choices import Chooser, Decision, Refused, no_choices
 from kb.core.state import Player, Trigger
 
@@ -63,6 +65,8 @@ class Game:
         active: str | None = None,
         turn_of: str | None = None,
         initiative: str | None = None,
+        monarch: str | None = None,
+        cant_become_monarch: Sequence[str] = (),
         life: int | None = None,
         team_life: int | None = None,
         chooser: Chooser | None = None,
@@ -86,12 +90,18 @@ class Game:
                          life=life if life is not None else 20)
             for name in players
         }
-        for name in (active, turn_of, initiative):
+        for name in (active, turn_of, initiative, monarch, *cant_become_monarch):
             if name is not None and name not in self.players:
                 raise ValueError(f"unknown player {name!r}")
         self.active_player: str | None = active
         self.turn_of: str | None = turn_of if turn_of is not None else active
         self.initiative: str | None = initiative  # 726.1: none until someone takes it
+        self.monarch: str | None = monarch  # 725.1: none until someone becomes it
+        # Players an effect says can't become the monarch (725.4), in turn order.
+        self.cant_become_monarch: list[str] = [p for p in players if p in cant_become_monarch]
+        # Continuous effects whose result depends on who the monarch is (725.5):
+        # the effect's name -> whom it concerns (kb.core.monarch.CONCERNS).
+        self.monarch_effects: dict[str, str] = {}
         self.pending: list[Trigger] = []
         self.stack: list[Trigger] = []  # bottom first, top last
         self.log: list[dict] = []
@@ -170,6 +180,24 @@ class Game:
         initiative.take(self, player)
 
     @_event
+    def become_monarch(self, player: str) -> None:
+        """An effect instructs ``player`` to become the monarch (725.1, 725.3)."""
+        self.player(player)
+        monarch.become(self, player, rule="725.1" if self.monarch is None else "725.3")
+
+    @_event
+    def monarch_effect(self, effect: str, concerns: str = "monarch") -> None:
+        """A static ability's continuous effect keyed to the monarch begins to apply (725.5).
+
+        ``concerns`` says whom its result is determined from: ``monarch`` or the
+        monarch's ``opponents``; :meth:`snapshot` shows whom it applies to.
+        """
+        applies_to = monarch.affected(self, concerns)  # ValueError for an unknown kind
+        self.monarch_effects[effect] = concerns
+        self.note("monarch_effect", effect=effect, concerns=concerns, applies_to=applies_to,
+                  rule="725.5")
+
+    @_event
     def begin_turn(self, player: str | None = None) -> None:
         """A turn begins: the given player's, or the next in turn order still in the game."""
         nxt = turns.next_turn(self) if player is None else self.player(player).name
@@ -185,6 +213,12 @@ class Game:
         initiative.upkeep_trigger(self)
 
     @_event
+    def begin_end_step(self) -> None:
+        """The active player's end step begins; the monarch's draw trigger triggers (725.2)."""
+        self.note("begins_end_step", player=self.active_player)
+        monarch.end_step_trigger(self)
+
+    @_event
     def combat_damage(self, by: Mapping[str, Sequence[str] | int], to: str,
                       damage: Mapping[str, int] | None = None) -> None:
         """Creatures of each player in ``by`` deal combat damage to ``to`` at once.
@@ -193,9 +227,14 @@ class Game:
         ``damage`` optionally gives the total each player's creatures deal, so
         life totals follow (810.9 in Two-Headed Giant). Without it life is not
         modelled: the initiative only needs "one or more creatures dealt damage".
+        Damage to the monarch needs the creatures' names: the monarch's trigger
+        is one per creature (725.2).
         """
         self.player(to)
-        dealers = []
+        if to == self.monarch and any(isinstance(c, int) and c > 0 for c in by.values()):
+            raise ValueError("name the creatures that deal combat damage to the monarch: "
+                             "its trigger is one per creature (725.2)")
+        dealers, hits = [], []
         for attacker, creatures in by.items():
             self.player(attacker)
             if attacker == to or attacker not in turns.opponents(self, to):
@@ -207,12 +246,15 @@ class Game:
                     raise Refused("not_their_creature", player=attacker, creatures=missing)
             if count > 0:
                 dealers.append(attacker)
+            if not isinstance(creatures, int):
+                hits += [(attacker, creature) for creature in creatures]
         for attacker in dealers:
             amount = (damage or {}).get(attacker)
             self.note("combat_damage", player=attacker, to=to, amount=amount)
             if amount:
                 turns.change_life(self, to, -amount)
         initiative.steal_triggers(self, dealers, to)
+        monarch.steal_triggers(self, hits, to)
 
     @_event
     def venture(self, player: str) -> None:
@@ -287,6 +329,7 @@ class Game:
             "turn_of": self.turn_of,
             "active_player": self.active_player,
             "initiative": self.initiative,
+            "monarch": self.monarch,
             "game_over": self.game_over,
             "winners": list(self.winners),
             "players": {name: self._player_snapshot(p) for name, p in self.players.items()},
@@ -295,6 +338,11 @@ class Game:
         }
         if self.teams:
             state["team_life"] = dict(self.team_life)
+        if self.cant_become_monarch:
+            state["cant_become_monarch"] = list(self.cant_become_monarch)
+        if self.monarch_effects:  # whom each applies to now; None: it does nothing (725.5)
+            state["monarch_effects"] = {effect: monarch.affected(self, concerns)
+                                        for effect, concerns in self.monarch_effects.items()}
         return state
 
     def _player_snapshot(self, p: Player) -> dict:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from kb.core import turns, venture
-from kb.core.choices import Decision
+from kb.core import designations, turns, venture
 
 if TYPE_CHECKING:  # pragma: no cover
     from kb.core.game import Game
@@ -80,24 +79,11 @@ def resolve(game: "Game", ability: "Trigger") -> None:
 def recipient_on_leave(game: "Game", leaving: list[str]) -> str | None:
     """Who takes the initiative as its holder leaves (726.4).
 
-    The active player, unless they are leaving or there is none; then the next
-    player in turn order (counted from the active player's seat, or from the
-    seat of the player whose turn it is) who is neither gone nor leaving.
-    With shared team turns the active team's members are all active players;
-    if more than one could take it, the decision is asked (the rules do not say
-    who picks; the model lets the chooser name one).
+    The active player, else the next player in turn order who is not leaving
+    (the walk the monarch shares, :func:`kb.core.designations.successor`).
+    Unlike 725.4 there is no "who can take it": anyone staying can.
     """
-    candidates = [p for p in turns.active_players(game) if p not in leaving]
-    if len(candidates) > 1:
-        return game.choose(Decision("initiative_recipient", candidates[0],
-                                    tuple(candidates), "726.4"))
-    if candidates:
-        return candidates[0]
-    seat = game.active_player or game.turn_of
-    if seat is None:
-        remaining = [p for p in turns.in_game(game) if p not in leaving]
-        return remaining[0] if remaining else None
-    return turns.next_in_turn_order(game, seat, skip=leaving)
+    return designations.successor(game, leaving, "initiative_recipient", "726.4")
 
 
 def pass_on_leave(game: "Game", leaving: list[str]) -> None:

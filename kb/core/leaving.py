@@ -1,7 +1,8 @@
 """Leaving a multiplayer game (800.4): what goes with the player, and who keeps playing.
 
 When players leave, at the same moment: the initiative passes on if its
-holder is among them (726.4), the dungeons they own leave the game (800.4a,
+holder is among them (726.4), so does the monarch, or the game goes on with no
+monarch (725.4), the dungeons they own leave the game (800.4a,
 not a completion), their creatures and tokens leave, and abilities they control
 on the stack cease to exist (800.4a). Their waiting triggers are dropped when
 they would be put on the stack (800.4d, in :mod:`kb.core.stack`). If the
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kb.core import initiative, turns
+from kb.core import initiative, monarch, turns
 
 if TYPE_CHECKING:  # pragma: no cover
     from kb.core.game import Game
@@ -33,6 +34,7 @@ def leave(game: "Game", players: list[str], reason: str) -> None:
     """The players leave the game simultaneously."""
     leaving = with_teammates(game, players)
     initiative.pass_on_leave(game, leaving)
+    monarch.pass_on_leave(game, leaving)
     for name in leaving:
         remove_player(game, name, reason)
     if game.active_player in leaving:

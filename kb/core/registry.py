@@ -1,10 +1,14 @@
 """The rules the core carries out: number, number history, summary, and the code that does it.
 
 Numbers are those of the Comprehensive Rules in force from 2026-04-17. Rule
-numbers moved over the years (the initiative was 721 when it was printed), so
-each rule keeps its ``history``: (effective date, number) pairs, oldest first,
-from the first edition the project tracks (2021-07-23, the first with
-dungeons) or from the edition that introduced the rule.
+numbers moved over the years (the initiative was 721 when it was printed, the
+monarch 720), so each rule keeps its ``history``: (effective date, number)
+pairs, oldest first, from the first edition the project tracks (2021-07-23, the
+first with dungeons) or from the edition that introduced the rule. A rule whose
+first edition is not known starts at the first edition known to have it; on
+earlier dates it has no number here (:func:`number_on` answers None), so the
+registry never claims a number the rule did not have. ``note`` says what the
+history alone does not (a rule that was worded differently, an unknown start).
 
 >>> get("726.3").title
 'One holder'
@@ -12,6 +16,8 @@ dungeons) or from the edition that introduced the rule.
 ('721.3', '722.3')
 >>> number_on("701.49d", "2022-06-10")
 '701.46d'
+>>> number_on("725.4", "2022-06-10"), number_on("725.5", "2022-06-10")
+('720.4', None)
 >>> rule_for_old_number("721.4", "2022-07-01").number
 '726.4'
 """
@@ -27,12 +33,23 @@ _INITIATIVE_SECTIONS = (
     ("2023-04-14", "722"), ("2024-02-02", "723"), ("2025-04-04", "724"),
     ("2025-07-25", "725"), ("2026-04-17", "726"),
 )
+# Rule 725 (the monarch) over the same editions, one number below the initiative from
+# 2022-06-10 on; before the initiative existed it was 720 as well (reference 1.1).
+_MONARCH_SECTIONS = (
+    (TRACKED_SINCE, "720"), ("2022-10-07", "721"), ("2022-11-18", "722"),
+    ("2023-04-14", "721"), ("2024-02-02", "722"), ("2025-04-04", "723"),
+    ("2025-07-25", "724"), ("2026-04-17", "725"),
+)
 # 701.46 "Venture into the Dungeon" became 701.49 on 2025-06-06.
 _VENTURE_SECTIONS = ((TRACKED_SINCE, "701.46"), ("2025-06-06", "701.49"))
 
 
 def _initiative(sub: str) -> tuple[tuple[str, str], ...]:
     return tuple((date, f"{section}.{sub}") for date, section in _INITIATIVE_SECTIONS)
+
+
+def _monarch(sub: str) -> tuple[tuple[str, str], ...]:
+    return tuple((date, f"{section}.{sub}") for date, section in _MONARCH_SECTIONS)
 
 
 def _venture(letter: str, since: str = TRACKED_SINCE) -> tuple[tuple[str, str], ...]:
@@ -53,10 +70,12 @@ class Rule:
     title: str
     summary: str
     carried_by: str
+    note: str = ""
 
 
-def _rule(number, title, summary, carried_by, history=None) -> Rule:
-    return Rule(number, history or _unchanged(number), title, summary, "kb.core." + carried_by)
+def _rule(number, title, summary, carried_by, history=None, note="") -> Rule:
+    return Rule(number, history or _unchanged(number), title, summary, "kb.core." + carried_by,
+                note)
 
 
 _RULES = (
@@ -74,6 +93,27 @@ _RULES = (
           "is leaving too or there is none.", "initiative.recipient_on_leave", _initiative("4")),
     _rule("726.5", "Taking it again", "A holder told to take the initiative ventures again "
           "but gets no second designation.", "initiative.retake", _initiative("5")),
+    # The monarch: the initiative's sibling designation.
+    _rule("725.1", "The monarch", "A designation a player can have; a game has none until an "
+          "effect tells someone to become the monarch.", "game.Game.become_monarch",
+          _monarch("1")),
+    _rule("725.2", "The monarch's two triggers", "Two sourceless triggers, each controlled by "
+          "whoever is the monarch when it triggers: the monarch's end step: that player draws; "
+          "each creature dealing combat damage to the monarch: its controller becomes the "
+          "monarch.", "monarch.steal_triggers", _monarch("2")),
+    _rule("725.3", "One monarch", "Only one player is the monarch; as someone becomes it, the "
+          "previous monarch stops being it.", "monarch.become", _monarch("3")),
+    _rule("725.4", "Monarch leaves the game", "When the monarch leaves, the active player "
+          "becomes the monarch at that moment, else the next player in turn order who can; if "
+          "nobody can, the game goes on with no monarch.", "monarch.recipient_on_leave",
+          _monarch("4"), note="In the June 2022 edition (720.4) the next player in turn order "
+          "became the monarch, with no words on who can become it; those came in a later "
+          "edition the project does not pin down."),
+    _rule("725.5", "No monarch, no effect", "A continuous effect from a static ability that "
+          "depends on who the monarch is does nothing while there is no monarch.",
+          "monarch.affected", (("2026-04-17", "725.5"),), note="Not in the June 2022 edition "
+          "(there was no 720.5). It was added in an edition between then and April 2026 "
+          "that the project does not pin down, so no earlier number is given."),
     # Dungeons.
     _rule("309.2a", "Bringing a dungeon in", "Venturing with no dungeon in the command zone "
           "brings one in from outside the game.", "venture.start"),
@@ -161,28 +201,24 @@ def get(number: str) -> Rule:
                        f"(registered: {', '.join(RULES)})") from None
 
 
-def number_on(number: str, date_iso: str) -> str:
+def number_on(number: str, date_iso: str) -> str | None:
     """The number rule ``number`` had in the Comprehensive Rules in force on ``date_iso``.
 
-    Raises LookupError if the rule did not exist (or is not tracked) on that date.
+    None if the registry knows no number for it on that date: the rule did not
+    exist yet, or the date is before the edition its history starts at (see the
+    rule's ``note``). Callers that list every rule for a date (``kb rules --on``)
+    show those as having no number then. KeyError for an unregistered ``number``.
     """
-    rule = get(number)
     found = None
-    for effective, old in rule.history:
+    for effective, old in get(number).history:
         if effective <= date_iso:
             found = old
-    if found is None:
-        raise LookupError(f"rule {number} is not in the Comprehensive Rules in force on "
-                          f"{date_iso} (first tracked {rule.history[0][0]})")
     return found
 
 
 def rule_for_old_number(old: str, date_iso: str) -> Rule:
     """The registered rule that had number ``old`` on ``date_iso`` (the inverse of number_on)."""
     for rule in RULES.values():
-        try:
-            if number_on(rule.number, date_iso) == old:
-                return rule
-        except LookupError:
-            continue
+        if number_on(rule.number, date_iso) == old:
+            return rule
     raise KeyError(f"no registered rule had number {old!r} on {date_iso}")

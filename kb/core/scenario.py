@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from kb.core import dungeons, registry
+from kb.core import dungeons, monarch, registry
 from kb.core.choices import ChoiceNeeded, Refused, ScriptedChooser
 from kb.core.game import Game
 
@@ -27,8 +27,11 @@ EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples" / "rules"
 # Event kind -> argument names (the first one is what a scalar shorthand fills in).
 EVENTS: dict[str, tuple[str, ...]] = {
     "take_initiative": ("player",),
+    "become_monarch": ("player",),
+    "monarch_effect": ("effect", "concerns"),
     "begin_turn": ("player",),
     "begin_upkeep": (),
+    "begin_end_step": (),
     "combat_damage": ("by", "to", "damage"),
     "venture": ("player",),
     "venture_into": ("player", "quality"),
@@ -178,7 +181,14 @@ def build_game(scenario: Scenario) -> Game:
     start = scenario.start
     game = Game(scenario.players, teams=scenario.teams, active=start.get("active"),
                 turn_of=start.get("turn_of"), initiative=start.get("initiative"),
+                monarch=start.get("monarch"),
+                cant_become_monarch=start.get("cant_become_monarch") or (),
                 life=start.get("life"))
+    for effect, concerns in (start.get("monarch_effects") or {}).items():
+        if concerns not in monarch.CONCERNS:
+            raise ScenarioError(f"{scenario.id}: monarch effect {effect!r} concerns "
+                                f"{concerns!r}, not one of {monarch.CONCERNS}")
+        game.monarch_effects[effect] = concerns
     for team, total in (start.get("team_life") or {}).items():
         game.team_life[team] = total
     creatures_seen: set[str] = set()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from kb.core import initiative, rooms, sba, turns, venture
+from kb.core import initiative, monarch, rooms, sba, turns, venture
 from kb.core.choices import Decision, Refused
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,5 +93,7 @@ def resolve_top(game: "Game") -> None:
         rooms.resolve(game, ability)
     elif ability.ability == "venture":
         venture.venture(game, ability.player, ability.quality)
+    elif ability.ability in monarch.ABILITIES:
+        monarch.resolve(game, ability)
     else:
         initiative.resolve(game, ability)

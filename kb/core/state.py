@@ -41,6 +41,8 @@ ABILITY_RULES = {
     "taken": "726.2",    # whenever a player takes the initiative (also 726.5)
     "room": "309.4c",    # a dungeon room's ability
     "venture": "701.49", # a card's ability "... venture into the dungeon"
+    "monarch_draw": "725.2",   # at the beginning of the monarch's end step, that player draws
+    "monarch_steal": "725.2",  # one per creature that deals combat damage to the monarch
 }
 
 
@@ -49,7 +51,9 @@ class Trigger:
     """A triggered ability, from the moment it triggers until it leaves the stack.
 
     ``player`` is the player the ability acts for: the one who takes the
-    initiative or ventures. ``controller`` is fixed when it triggers.
+    initiative, becomes the monarch, draws or ventures. ``controller`` is fixed
+    when it triggers. ``creature`` names the creature whose combat damage made
+    the monarch's trigger trigger (one trigger per creature, 725.2).
     """
 
     id: int
@@ -61,6 +65,7 @@ class Trigger:
     room: str | None = None
     quality: str | None = None
     targets: tuple[str, ...] = ()
+    creature: str | None = None
 
     @property
     def rule(self) -> str:
@@ -68,8 +73,12 @@ class Trigger:
 
     @property
     def label(self) -> str:
-        """``ability:subject@controller``, e.g. ``steal:Cleo@Ann``; rooms name the room."""
-        subject = self.room if self.ability == "room" else self.player
+        """``ability:subject@controller``, e.g. ``steal:Cleo@Ann``.
+
+        Rooms name the room, and the monarch's combat damage trigger names its
+        creature (``monarch_steal:Wolf@Ann``), so two creatures make two labels.
+        """
+        subject = self.room if self.ability == "room" else (self.creature or self.player)
         return f"{self.ability}:{subject}@{self.controller}"
 
     def describe(self) -> str:
@@ -83,4 +92,6 @@ class Trigger:
             entry.update(dungeon=self.dungeon, room=self.room)
         if self.quality:
             entry["quality"] = self.quality
+        if self.creature:
+            entry["creature"] = self.creature
         return entry

@@ -13,7 +13,8 @@ import importlib
 import pytest
 
 from conftest import failing_ids
-from kb.core import dungeons, initiative, leaving, registry, rooms, sba, stack, turns, venture
+from kb.core import dungeons, initiative, leaving, monarch, registry, rooms, sba, stack, turns
+from kb.core import venture
 from kb.core import scenario
 
 
@@ -119,6 +120,33 @@ def _take_initiative_noop(self, player, chooser=None):
     return None
 
 
+def _become_monarch_noop(self, player, chooser=None):
+    return None
+
+
+def _monarch_steal_per_player(game, hits, to):
+    # The initiative's rule (726.2) applied to the monarch: one trigger per player.
+    if game.monarch is not None and to == game.monarch:
+        for controller in dict.fromkeys(c for c, _ in hits):
+            monarch.trigger(game, "monarch_steal", controller)
+
+
+def _become_without_moving(game, player, rule="725.3"):
+    game.note("becomes_monarch", player=player, previous=game.monarch, rule=rule)
+
+
+def _monarch_recipient_ignores_who_can(game, leaving_players):
+    # 725.4 as it read in June 2022 (720.4): the next player in turn order, able or not.
+    return ORIGINAL["initiative.recipient_on_leave"](game, leaving_players)
+
+
+def _affected_by_everyone_without_monarch(game, concerns):
+    # Without 725.5: no monarch read as "nobody is the monarch", so everyone is an opponent.
+    if game.monarch is None:
+        return [] if concerns == "monarch" else turns.in_game(game)
+    return ORIGINAL["monarch.affected"](game, concerns)
+
+
 MUTANTS = {
     "game.Game.take_initiative": _take_initiative_noop,
     "initiative.trigger": _controller_is_subject,
@@ -144,6 +172,11 @@ MUTANTS = {
     "turns.next_turn": _next_turn_by_seat,
     "leaving.with_teammates": _teammates_stay,
     "turns.change_life": _personal_life,
+    "game.Game.become_monarch": _become_monarch_noop,
+    "monarch.steal_triggers": _monarch_steal_per_player,
+    "monarch.become": _become_without_moving,
+    "monarch.recipient_on_leave": _monarch_recipient_ignores_who_can,
+    "monarch.affected": _affected_by_everyone_without_monarch,
 }
 
 
@@ -157,6 +190,14 @@ def _target(dotted: str):
 
 
 ORIGINAL = {key: getattr(*_target(key)) for key in MUTANTS}
+ORIGINAL_RESOLVE = monarch.resolve
+
+
+def _for_current_monarch(game, ability):
+    # The draw taken by whoever is the monarch as it resolves, not by who was when it triggered.
+    if ability.ability == "monarch_draw" and game.monarch is not None:
+        ability.player = game.monarch
+    return ability
 SCENARIOS = scenario.load_dir()
 
 
@@ -199,6 +240,26 @@ KNOWN_WRONG = [
      {"dungeon-sba-waits-for-last-room-ability"}),
     ("dungeons.appropriate", _appropriate_any,
      {"venture-plain-cannot-start-undercity", "venture-plain-from-undercity-last-room"}),
+    # The monarch's mistakes: each is the initiative's rule where the monarch's differs, or a
+    # piece of 725 left out.
+    ("monarch.steal_triggers", _monarch_steal_per_player,
+     {"monarch-one-trigger-per-creature", "monarch-2hg-three-creatures-two-attackers"}),
+    ("monarch.trigger", lambda game, ability, player, **fields: game.new_trigger(
+        ability, controller=player, player=player, **fields),
+     {"monarch-one-trigger-per-creature", "monarch-2hg-three-creatures-two-attackers"}),
+    ("monarch.recipient_on_leave", _monarch_recipient_ignores_who_can,
+     {"monarch-next-player-who-can-become-it", "monarch-active-player-cant-become-it",
+      "monarch-nobody-can-become-it"}),
+    ("monarch.pass_on_leave", _noop,
+     {"monarch-leaves-active-player-becomes-it", "monarch-active-monarch-leaves",
+      "monarch-dies-to-combat-damage", "monarch-draws-from-empty-library"}),
+    ("monarch.end_step_trigger", _noop,
+     {"monarch-end-step-draw", "monarch-draw-after-losing-the-title"}),
+    ("monarch.resolve", lambda game, ability: ORIGINAL_RESOLVE(game, _for_current_monarch(
+        game, ability)), {"monarch-draw-after-losing-the-title"}),
+    ("monarch.can_become", lambda game, player: True,
+     {"monarch-only-one", "monarch-next-player-who-can-become-it",
+      "monarch-nobody-can-become-it"}),
 ]
 
 
