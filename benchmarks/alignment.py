@@ -35,8 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb import align, link, parse  # noqa: E402
-from kb.glossary import load as load_glossary  # noqa: E402
+from kb import align, link
+from kb.corpus import parse  # noqa: E402
+from kb.reference.glossary import load as load_glossary  # noqa: E402
 
 #: The rules each seed ruling explains (by its position in the seed files), current numbers;
 #: read off the Comprehensive Rules and the rulings' notes in the reference.

@@ -162,7 +162,8 @@ ENGLISH: list[tuple[str, int, str]] = [
 
 def build(workdir: Path, method: str) -> Path:
     """Parse and store the seeds once, then index them with ``method``; return the index."""
-    from kb import build as pipeline, search
+    from kb import search
+    from kb.pipeline import build as pipeline
 
     db_path = workdir / "rulings.db"
     if not db_path.exists():
@@ -293,7 +294,7 @@ def cli_query(index_dir: Path, query: str = "получить инициатив
 
 
 def main(argv=None) -> None:
-    from kb.analysis import DEFAULT_METHOD, METHODS
+    from kb.search.analysis import DEFAULT_METHOD, METHODS
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--compare", action="store_true", help="run every analysis method")

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb import store  # noqa: E402
-from kb.build import build  # noqa: E402
+from kb.pipeline.build import build  # noqa: E402
 from kb.site import data as site_data, pages, search_index  # noqa: E402
 
 QUERIES = ["командной зоне", "zona di comando", "géant à deux têtes", "Kommandozone",

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb import parse  # noqa: E402
+from kb.corpus import parse  # noqa: E402
 
 LANGS = ("ru", "it", "fr", "de", "es")
 #: Seed positions copied verbatim onto every card (one group each in the whole corpus).

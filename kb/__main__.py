@@ -2,5 +2,5 @@
 
 from kb.cli import main
 
-if __name__ == "__main__":  # not when a spawned worker process imports it (kb.forking)
+if __name__ == "__main__":  # not when a spawned worker process imports it (kb.pipeline.forking)
     main()

@@ -64,7 +64,7 @@ def build(corpus, out, lang, timings_json, full):
     or interrupted build leaves the previous output as it was. Every bad file is reported as
     `path:line: problem`, and the build exits with status 2.
     """
-    from kb.build import build as run_build
+    from kb.pipeline.build import build as run_build
 
     import time
 
@@ -118,7 +118,8 @@ def export():
 @DB_OPTION
 def export_json(db_path):
     """The groups of aligned rulings, their rules and examples, as JSON."""
-    from kb import export as exporter, store
+    from kb import store
+    from kb.export.groups import groups as exporter
 
     click.echo(exporter.to_json(store.open_existing(db_path)), nl=False)
 
@@ -127,7 +128,8 @@ def export_json(db_path):
 @DB_OPTION
 def export_tmx(db_path):
     """The aligned rulings as TMX 1.4b: one <tu> per group, one <tuv> per language."""
-    from kb import exchange, store
+    from kb import store
+    from kb.export.groups import exchange
 
     click.echo(exchange.to_tmx(store.open_existing(db_path)), nl=False)
 
@@ -139,7 +141,7 @@ def export_tbx(db_path):
 
     The glossary ships with the package, so --db is accepted for symmetry but not read.
     """
-    from kb import exchange
+    from kb.export.groups import exchange
 
     click.echo(exchange.to_tbx(), nl=False)
 
@@ -157,7 +159,8 @@ def examples(ctx, ids, db_path, lang):
     its rules and time. A failure names the file, the line of the first step whose state
     differs, and each difference. The store is only read; `kb build` stores the runs.
     """
-    from kb import example_runs, store
+    from kb import store
+    from kb.examples import runs as example_runs
 
     db = None
     if db_path.is_file() or ctx.get_parameter_source("db_path").name != "DEFAULT":
@@ -185,7 +188,8 @@ def check(db_path, fmt, suppressions_path):
     group, card, message, excerpt, start, end, ...}], "accepted": [...]}. Findings accepted in
     a suppressions file do not count for the exit status.
     """
-    from kb import check as checks, store
+    from kb import store
+    from kb.checks import stage as checks
     from kb.checks import suppressions
 
     db = store.open_existing(db_path)

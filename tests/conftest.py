@@ -47,7 +47,7 @@ def synthetic(tmp_path_factory) -> Path:
     the thousand."""
     import sys
 
-    from kb.build import build
+    from kb.pipeline.build import build
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import synth

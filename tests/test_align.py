@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kb import align, parse, store
-from kb.glossary import load as load_glossary
+from kb import align, store
+from kb.corpus import parse
+from kb.reference.glossary import load as load_glossary
 
 
 def read_seed(path: Path) -> tuple[str, list[tuple[str, str]]]:

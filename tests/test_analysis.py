@@ -1,11 +1,11 @@
-"""kb.analysis: folding, stop words, stemming per language, German compounds, the analyzer."""
+"""kb.search.analysis: folding, stop words, stemming per language, German compounds, the analyzer."""
 
 from __future__ import annotations
 
 import pytest
 
-from kb import analysis
-from kb.analysis import card_key, compound_parts, fold, terms
+from kb.search import analysis
+from kb.search.analysis import card_key, compound_parts, fold, terms
 
 
 @pytest.mark.parametrize("lang, a, b", [

@@ -1,4 +1,4 @@
-"""kb.build's stage runner: a stage listed in ALONGSIDE runs in a forked process next to its
+"""kb.pipeline.build's stage runner: a stage listed in ALONGSIDE runs in a forked process next to its
 partner, its errors come back as the parent's, and it never outlives the build."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kb import build, forking
+from kb.pipeline import build
+from kb.pipeline import forking
 from kb.errors import KbError
 
 

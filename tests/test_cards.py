@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb import cards, parse
+from kb.reference import cards
+from kb.corpus import parse
 from kb.errors import KbError
 
 

@@ -12,12 +12,13 @@ import sqlite_utils
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kb import build, check
+from kb.pipeline import build
+from kb.checks import stage as check
 from kb.checks import CHECKS, suppressions
-from kb.checks.model import Corpus, Group, Member
+from kb.checks.findings import Corpus, Group, Member
 from kb.cli import cli
 from kb.errors import KbError
-from kb.glossary import load as load_glossary
+from kb.reference.glossary import load as load_glossary
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "rulings"
@@ -296,7 +297,7 @@ def _copied_corpus(seeds_db) -> Corpus:
 
 
 def test_copies_of_a_text_get_what_checking_each_copy_gives(seeds_db, monkeypatch):
-    from kb import check_update
+    from kb.checks import update as check_update
 
     corpus = _copied_corpus(seeds_db)
     assert any(len(copies) > 1 for g in corpus.groups for copies in g.texts)

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from kb import dates
+from kb.corpus import dates
 
 
 @pytest.mark.parametrize("line, lang", [

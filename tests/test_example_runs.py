@@ -10,7 +10,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from kb import build, example_runs, export
+from kb.pipeline import build
+from kb.examples import runs as example_runs
+from kb.export.groups import groups as export
 from kb.cli import cli
 from kb.core import initiative, venture
 from kb.errors import KbError

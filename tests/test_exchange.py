@@ -11,9 +11,11 @@ from click.testing import CliRunner
 from lxml import etree
 from translate.storage import tbx, tmx
 
-from kb import align, build, exchange
+from kb import align
+from kb.pipeline import build
+from kb.export.groups import exchange
 from kb.cli import cli
-from kb.glossary import load as load_glossary
+from kb.reference.glossary import load as load_glossary
 
 SEEDS = Path(__file__).resolve().parent.parent / "rulings"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

@@ -1,4 +1,4 @@
-"""kb.exhaustive against whoosh itself: the same documents and the very same scores as
+"""kb.search.exhaustive against whoosh itself: the same documents and the very same scores as
 whoosh's collector scoring everything, on the synthetic corpus's index and on one patched by
 an incremental build (deleted documents in its first segment)."""
 
@@ -15,8 +15,8 @@ from whoosh import query as Q
 from whoosh.collectors import FilterCollector, TopCollector
 
 import kb.search
-from kb import exhaustive
-from kb.query import parse
+from kb.search import exhaustive
+from kb.search.query import parse
 
 QUERIES = ["initiative", "рука ход инициатива", "géant à deux têtes", "gigante de dos cabezas",
            "Kommandozone", "initiatve", "Undercity", "initiative -dungeon", "zona di comando",

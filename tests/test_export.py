@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kb import export, store
+from kb import store
+from kb.export.groups import groups as export
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""kb.forking: workers forked by a build die with it when it is killed."""
+"""kb.pipeline.forking: workers forked by a build die with it when it is killed."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from kb import forking
+from kb.pipeline import forking
 
 ROOT = Path(__file__).resolve().parent.parent
 PARENT = """
 import os, sys, time
-from kb import forking
+from kb.pipeline import forking
 
 def report(_):
     print(os.getpid(), flush=True)
@@ -54,10 +54,10 @@ def test_a_pool_worker_dies_when_its_parent_is_killed():
 UNGUARDED = """
 import sys
 from pathlib import Path
-import kb.site
-from kb.build import build
+import kb.site.build
+from kb.pipeline.build import build
 
-kb.site.PARALLEL_FROM = 1  # the seeds are few: write the data dump in a spawned process anyway
+kb.site.build.PARALLEL_FROM = 1  # the seeds are few: write the data dump in a spawned process anyway
 print("started", flush=True)  # once: a worker that ran this script again would print it too
 build([sys.argv[1]], sys.argv[2])
 print("built", Path(sys.argv[2], "site", "data", "rulings.json").is_file(), flush=True)

@@ -7,9 +7,10 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kb import glossary, parse
+from kb.reference import glossary
+from kb.corpus import parse
 from kb.errors import KbError
-from kb.languages import UI_LANGUAGES
+from kb.corpus.languages import UI_LANGUAGES
 
 REQUIRED = """initiative take_initiative venture venture_into_undercity dungeon room venture_marker
 command_zone upkeep combat_damage team two_headed_giant leave_game active_player turn_order

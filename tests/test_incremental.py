@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kb import file_stats, incremental
-from kb.build import build
+from kb.pipeline import file_stats
+from kb.pipeline import incremental
+from kb.pipeline.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Columns that measure the machine, not the data (an example's run time).

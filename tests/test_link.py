@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from kb import align, link, parse, store
+from kb import align, link, store
+from kb.corpus import parse
 from kb.core import registry
 from kb.errors import KbError
-from kb.glossary import load as load_glossary
+from kb.reference.glossary import load as load_glossary
 
 #: What each seed ruling explains (position in the seed files -> current rule numbers), read
 #: off the Comprehensive Rules and the notes on the rulings in the reference.

@@ -8,7 +8,7 @@ import pytest
 from filelock import FileLock
 
 from kb.errors import KbError
-from kb.outdir import staged_output
+from kb.pipeline.outdir import staged_output
 
 
 def test_swap_replaces_whole_tree(tmp_path):

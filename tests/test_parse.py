@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kb.errors import KbError
-from kb.parse import parse_file, parse_files
+from kb.corpus.parse import parse_file, parse_files
 
 SEED_CARDS = {
     "ru": "Исследователь Подземья",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.parse import FileProblem, parse_bytes
+from kb.corpus.parse import FileProblem, parse_bytes
 
 LINES = st.one_of(
     st.text(max_size=60),

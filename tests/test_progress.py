@@ -1,11 +1,11 @@
-"""kb.progress: a bar on a terminal, silence otherwise; advance() steps by one by default."""
+"""kb.pipeline.progress: a bar on a terminal, silence otherwise; advance() steps by one by default."""
 
 from __future__ import annotations
 
 import io
 import sys
 
-from kb.progress import progress
+from kb.pipeline.progress import progress
 
 
 class Terminal(io.StringIO):

@@ -1,4 +1,4 @@
-"""kb.query: the query language, its errors, and that odd strings never raise anything else."""
+"""kb.search.query: the query language, its errors, and that odd strings never raise anything else."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kb.errors import KbError
-from kb.query import MAX_CHARS, Query, QueryError, iso_date, parse
+from kb.search.query import MAX_CHARS, Query, QueryError, iso_date, parse
 
 
 def test_words_phrases_and_filters():

@@ -1,4 +1,4 @@
-"""Incremental alignment (kb.realign) and the stages after it: after a change, the updated
+"""Incremental alignment (kb.align.update) and the stages after it: after a change, the updated
 store and site are the same as a full build's, and the update really ran (it did not fall back
 to aligning everything)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.build import build
+from kb.pipeline.build import build
 from kb.site.paths import slug
 from test_incremental import ROOT, edit, files, linked_copy, rows
 from test_search import stored_documents
@@ -46,7 +46,7 @@ def assert_same_as_full(project: Path, _timings=None) -> None:
 
 def steady_build_key(monkeypatch) -> None:
     """Others may edit the code while these tests run: keep one build key for the test."""
-    from kb import incremental
+    from kb.pipeline import incremental
 
     key = incremental.build_key(None)
     monkeypatch.setattr(incremental, "build_key", lambda lang: key)
@@ -55,8 +55,10 @@ def steady_build_key(monkeypatch) -> None:
 @pytest.fixture()
 def blocked(tmp_path, monkeypatch):
     """The ``project`` corpus, aligned by blocking keys, built once; records updates."""
-    from kb import align, check_update, realign
-    from kb import build as kb_build
+    from kb import align
+    from kb.checks import update as check_update
+    from kb.align import update as realign
+    from kb.pipeline import build as kb_build
 
     monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
     # The spies below see only this process: the checks must not run in a forked child.
@@ -143,7 +145,7 @@ def test_moved_concept_weights_rescore_only_the_texts_holding_them(blocked, monk
     """An edit that drops a concept from a text changes that concept's weight (a corpus this
     small has few texts per concept): the texts holding it are scored and clustered again,
     the rest kept, and the result is still the full build's."""
-    from kb import realign
+    from kb.align import update as realign
 
     blocked, updates = blocked
     monkeypatch.setattr(realign, "RESCORE_SHARE", 1.0)  # few texts here: most hold one
@@ -207,8 +209,9 @@ def test_a_ruling_changed_to_another_cards_text_moves_it(blocked):
 def test_checks_with_suppressions_give_the_full_builds_findings(tmp_path, monkeypatch):
     """Accepted findings stay accepted, and a suppression that accepts nothing any more is
     reported stale, after an update that checked only the changed groups."""
-    from kb import align, check_update
-    from kb import build as kb_build
+    from kb import align
+    from kb.checks import update as check_update
+    from kb.pipeline import build as kb_build
 
     monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
     # The spies below see only this process: the checks must not run in a forked child.
@@ -340,8 +343,10 @@ def gone_page_gives_up_the_plan(project: Path, plans: list) -> None:
 def shared(tmp_path, monkeypatch):
     """Every seed file printed on four more cards (so each seed ruling is a group of copies),
     one of them with a ruling entered twice; built once; records the updates."""
-    from kb import align, check_update, realign
-    from kb import build as kb_build
+    from kb import align
+    from kb.checks import update as check_update
+    from kb.align import update as realign
+    from kb.pipeline import build as kb_build
 
     monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
     monkeypatch.setattr(realign, "RESCORE_SHARE", 1.0)  # few texts: most hold every concept
@@ -472,16 +477,16 @@ def _marking(marks: Path, real, *args):
 
 
 def test_an_index_written_by_a_child_process_is_the_full_builds(blocked, monkeypatch):
-    import kb.site
+    import kb.site.build
 
     blocked, updates = blocked
     # As at 100k rulings: the index of an incremental build is written by a forked child
     # (which inherits these patches) beside the plan and the pages.
-    monkeypatch.setattr(kb.site, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(kb.site.forking, "available", lambda cores=2: True)
+    monkeypatch.setattr(kb.site.build, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(kb.site.build.forking, "available", lambda cores=2: True)
     marks = blocked / "marks"
-    monkeypatch.setattr(kb.site, "_search_index",
-                        functools.partial(_marking, marks, kb.site._search_index))
+    monkeypatch.setattr(kb.site.build, "_search_index",
+                        functools.partial(_marking, marks, kb.site.build._search_index))
     edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "Un giocatore che ha già",
          "Un giocatora che ha già")
     build(["rulings"], "out")
@@ -494,13 +499,13 @@ def test_an_index_written_by_a_child_process_is_the_full_builds(blocked, monkeyp
 @pytest.fixture()
 def in_workers(planned, monkeypatch):
     """``planned``, with the trees linked and rendered by forked workers, as at 100k rulings."""
-    import kb.site
+    import kb.site.build
 
-    monkeypatch.setattr(kb.site, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(kb.site.forking, "available", lambda cores=2: True)
+    monkeypatch.setattr(kb.site.build, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(kb.site.build.forking, "available", lambda cores=2: True)
     marks = planned[0] / "marks"
-    monkeypatch.setattr(kb.site, "_link_tree", functools.partial(_marking, marks,
-                                                                 kb.site._link_tree))
+    monkeypatch.setattr(kb.site.build, "_link_tree", functools.partial(_marking, marks,
+                                                                 kb.site.build._link_tree))
     return (*planned, marks)
 
 

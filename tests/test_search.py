@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kb.build import build
+from kb.pipeline.build import build
 from kb.cli import cli
-from kb.languages import LANGUAGES
-from kb.query import QueryError
+from kb.corpus.languages import LANGUAGES
+from kb.search.query import QueryError
 from kb.search import Hit, index_dir_for, open_index, search
 
 CORPUS = Path(__file__).resolve().parent.parent / "rulings"
@@ -278,8 +278,8 @@ def scored_everything(index_dir: Path, query: str, limit: int) -> list[tuple[str
     from whoosh.collectors import TopCollector
 
     import kb.search
-    from kb import exhaustive
-    from kb.query import parse
+    from kb.search import exhaustive
+    from kb.search.query import parse
 
     searcher = kb.search._opened(index_dir)[2]
     runs, filters = kb.search.compile_query(parse(query), searcher, index_dir)
@@ -304,7 +304,7 @@ SKIPPING_QUERIES = ["initiative", "рука ход инициатива", "géan
 
 @pytest.mark.parametrize("corpus", ["synthetic", "index"])
 @pytest.mark.parametrize("way", ["as it runs", "whoosh's collector only",
-                                 "kb.exhaustive only"])
+                                 "kb.search.exhaustive only"])
 def test_every_way_of_skipping_finds_what_scoring_everything_finds(request, monkeypatch, way,
                                                                    corpus):
     """The best groups, whichever way each language's run is scored: runs best bound first,
@@ -313,11 +313,11 @@ def test_every_way_of_skipping_finds_what_scoring_everything_finds(request, monk
     from several runs' documents together would count a group found in two languages twice
     and drop hits (the patched-index test caught that)."""
     import kb.search
-    from kb import exhaustive
+    from kb.search import exhaustive
 
     if way == "whoosh's collector only":
         monkeypatch.setattr(exhaustive, "top", lambda *args: None)
-    elif way == "kb.exhaustive only":  # the collector gives up at its first document
+    elif way == "kb.search.exhaustive only":  # the collector gives up at its first document
         monkeypatch.setattr(kb.search, "POSTINGS_PER_DOC", 10 ** 9)
     index = request.getfixturevalue(corpus)  # the synthetic corpus or the seeds
     queries = SKIPPING_QUERIES + ["dungeon", "gigante", "encore"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kb import store
-from kb.parse import parse_file
+from kb.corpus.parse import parse_file
 
 
 def _table_rows(db, table):

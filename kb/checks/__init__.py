@@ -1,7 +1,7 @@
-"""Translator checks, one module per family; :mod:`kb.check` runs them and reports.
+"""Translator checks, one module per family; :mod:`kb.checks.stage` runs them and reports.
 
 Each family module has ``CHECKS`` (check id -> what it looks for) and ``check(corpus)``
-yielding :class:`kb.checks.model.Finding`. Check ids are stable: suppressions, CI scripts and
+yielding :class:`kb.checks.findings.Finding`. Check ids are stable: suppressions, CI scripts and
 the site refer to them.
 """
 

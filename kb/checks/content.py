@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from kb.checks.model import Corpus, Member, majority, per_text
+from kb.checks.findings import Corpus, Member, majority, per_text
 
 CHECKS = {
     "sentence-count": "a translation has more or fewer sentences than the others",

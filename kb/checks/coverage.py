@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from kb.checks.model import Corpus, Finding
+from kb.checks.findings import Corpus, Finding
 
 CHECKS = {
     "missing-translation": "an aligned ruling that lacks a language of the corpus",

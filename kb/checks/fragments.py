@@ -21,7 +21,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
-from kb.checks.model import Corpus, Finding, Member, per_text
+from kb.checks.findings import Corpus, Finding, Member, per_text
 
 CHECKS = {
     "untranslated-fragment": "English words or phrases left in a translation",
@@ -35,7 +35,7 @@ _LANGUAGE = {"ru": "Russian", "it": "Italian", "fr": "French", "de": "German", "
 
 
 #: Word frequencies looked up so far, {(word, lang): zipf}. An incremental build starts from
-#: the previous build's (:mod:`kb.check_update`): loading wordfreq's lists for a few changed
+#: the previous build's (:mod:`kb.checks.update`): loading wordfreq's lists for a few changed
 #: texts would take longer than checking them.
 FREQUENCIES: dict[tuple[str, str], float] = {}
 

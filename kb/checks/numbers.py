@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from kb.checks.model import Corpus, Member, majority, per_text
+from kb.checks.findings import Corpus, Member, majority, per_text
 
 CHECKS = {
     "number-mismatch": "a number that differs from the other translations",

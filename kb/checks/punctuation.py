@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from kb.checks.model import Corpus, Member, per_text, texts
+from kb.checks.findings import Corpus, Member, per_text, texts
 
 CHECKS = {
     "quote-style": "quotation marks other than the locale's (CLDR) or the corpus's",
@@ -33,7 +33,7 @@ CHECKS = {
     "inverted-marks": "Spanish question or exclamation without ¿ or ¡",
 }
 
-QUOTES_FILE = Path(__file__).resolve().parent.parent / "quotes.toml"
+QUOTES_FILE = Path(__file__).resolve().parent.parent / "reference" / "quotes.toml"
 _PAIRS = [("«", "»"), ("„", "“"), ("„", "”"), ("“", "”"), ("”", "”"), ("‚", "‘"), ("‘", "’"),
           ("‹", "›"), ("»", "«"), ('"', '"')]
 _OPENER = re.compile("[" + re.escape("".join(sorted({o for o, _ in _PAIRS}))) + "]")

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from kb.checks.model import Corpus, Member, per_text, texts
+from kb.checks.findings import Corpus, Member, per_text, texts
 
 CHECKS = {
     "english-term": "a concept's English term kept where the glossary has a translation",
@@ -108,6 +108,6 @@ def _is_term(surface: str, term: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _term_regex(term: str) -> re.Pattern:
-    from kb.glossary import compile_pattern
+    from kb.reference.glossary import compile_pattern
 
     return re.compile(compile_pattern(term), re.IGNORECASE)

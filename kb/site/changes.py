@@ -24,7 +24,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb import example_runs, store
+from kb import store
+from kb.examples import runs as example_runs
 from kb.site import data as site_data
 from kb.site import differing, digests
 from kb.site import pages as site_pages

@@ -2,8 +2,8 @@
 
 The site is the last stage and reads what the others wrote: the store's rulings and cards,
 alignment groups (table ``groups``), card identities, rule links and the rules registry
-(:mod:`kb.core.registry`), the glossary (:mod:`kb.glossary`), example runs (table
-``example_runs``) and translator findings (:mod:`kb.check`). Each of those may not exist yet in
+(:mod:`kb.core.registry`), the glossary (:mod:`kb.reference.glossary`), example runs (table
+``example_runs``) and translator findings (:mod:`kb.checks.stage`). Each of those may not exist yet in
 a given checkout; the site then shows what it has (a group per ruling, no examples, ...) rather
 than failing, so every part can land on its own. Everything is sorted so the same corpus gives
 the same pages byte for byte.
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from kb import store
-from kb.languages import LANGUAGES
+from kb.corpus.languages import LANGUAGES
 from kb.site.paths import rule_slug, slug
 
 
@@ -429,7 +429,7 @@ def number_on(number: str, date_iso: str) -> str:
 
 
 def _concepts() -> list[dict] | None:
-    glossary = _optional("kb.glossary")
+    glossary = _optional("kb.reference.glossary")
     if glossary is None:
         return None
     concepts = []
@@ -454,7 +454,7 @@ def load_findings(db) -> list[dict] | None:
 def findings_where(db, groups) -> list[dict]:
     """The findings of the groups ``groups``, as :func:`load_findings` gives them (the checks
     have run)."""
-    return _optional("kb.check").findings_of_groups(db, sorted(groups))
+    return _optional("kb.checks.stage").findings_of_groups(db, sorted(groups))
 
 
 def stray_findings(db) -> list[dict] | None:
@@ -465,8 +465,8 @@ def stray_findings(db) -> list[dict] | None:
 
 
 def _checks_run(db):
-    """:mod:`kb.check`, if it is there and its stage stored findings in ``db``; else None."""
-    check = _optional("kb.check")
+    """:mod:`kb.checks.stage`, if it is there and its stage stored findings in ``db``; else None."""
+    check = _optional("kb.checks.stage")
     return check if check is not None and "findings" in db.table_names() else None
 
 

@@ -5,7 +5,7 @@ that covers what its template reads from :class:`kb.site.data.SiteData`, for eve
 language at once (a group's first member in each UI language is part of what other pages show of
 it), so one digest serves the six trees. What is not data (templates, catalogs, the rules
 registry, the glossary, code) is fixed by the build key: a previous build is only reused when
-that key matches (:mod:`kb.incremental`).
+that key matches (:mod:`kb.pipeline.incremental`).
 
 Pages that list many items (a language's listing, the coverage report, a rule's rulings) are
 hashed from their items' digests: a group's *face* (what other pages show of it, :func:`face`)
@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from kb.languages import UI_LANGUAGES
+from kb.corpus.languages import UI_LANGUAGES
 from kb.site import pages as site_pages
 from kb.site.data import SiteData, group_order_key
 from kb.site.files import replace_table

@@ -17,7 +17,7 @@ from babel import Locale
 from babel.dates import format_date
 from babel.numbers import format_decimal
 
-from kb import catalogs
+from kb.reference import catalogs
 
 LOCALE_DIR = catalogs.LOCALE_DIR
 DOMAIN = "site"

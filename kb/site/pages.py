@@ -15,7 +15,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from kb.languages import LANGUAGES, UI_LANGUAGES
+from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 from kb.site import i18n
 from kb.site.data import SiteData, number_on
 from kb.site.paths import rel, root_of, short_digest, slug
@@ -202,7 +202,7 @@ def describe_step(step, ui: str) -> dict:
 
 def _describe_step(step, ui: str) -> dict:
     try:
-        from kb import example_text
+        from kb.examples import text as example_text
     except ImportError:  # the examples stage has not landed: show the raw step
         example_text = None
     if example_text is not None and isinstance(step, dict):
@@ -213,7 +213,7 @@ def _describe_step(step, ui: str) -> dict:
 
 def describe_state(state, ui: str) -> list[str]:
     try:
-        from kb import example_text
+        from kb.examples import text as example_text
     except ImportError:
         return []
     return example_text.describe_state(state, ui) if isinstance(state, dict) else []

@@ -1,6 +1,6 @@
 """The browser's search index: BM25 over the same analysis as the whoosh index, in shards.
 
-Terms come from :func:`kb.analysis.terms` (the per-language analysis whoosh uses), so the site
+Terms come from :func:`kb.search.analysis.terms` (the per-language analysis whoosh uses), so the site
 and ``kb search`` rank the same way: each posting carries its precomputed BM25F weight
 (whoosh's formula and defaults, B=0.75, K1=1.2, idf = ln(N/(df+1)) + 1).
 
@@ -49,7 +49,7 @@ def forms(text: str) -> list[str]:
 def key(form: str) -> str:
     """The folded form the index is keyed by, so a reader may type without accents or umlauts
     (keep in step with ``fold`` in search.js): umlauts spelled out, other marks dropped except
-    the breve, which makes й a letter of its own. Not :func:`kb.analysis.fold`: that one
+    the breve, which makes й a letter of its own. Not :func:`kb.search.analysis.fold`: that one
     case-folds (ß -> ss), which JavaScript cannot repeat; this key only has to match the
     browser's, the terms behind it come from the analysis itself."""
     spelled = form.translate(_UMLAUTS)
@@ -61,15 +61,15 @@ def key(form: str) -> str:
 
 def _analysis():
     try:
-        return importlib.import_module("kb.analysis")
+        return importlib.import_module("kb.search.analysis")
     except ModuleNotFoundError as exc:
-        if exc.name not in ("kb.analysis",):
+        if exc.name not in ("kb.search.analysis",):
             raise
         return None
 
 
 def terms(text: str, lang: str) -> list[str]:
-    """The search analysis of ``text``; plain forms until :mod:`kb.analysis` exists."""
+    """The search analysis of ``text``; plain forms until :mod:`kb.search.analysis` exists."""
     analysis = _analysis()
     return analysis.terms(text, lang) if analysis else forms(text)
 

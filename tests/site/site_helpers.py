@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kb.build import build
+from kb.pipeline.build import build
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CORPUS = ROOT / "rulings"

@@ -8,7 +8,8 @@ import shutil
 import sqlite_utils
 from hypothesis import given, settings, strategies as st
 
-from kb import align, export
+from kb import align
+from kb.export.groups import groups as export
 from kb.site import dump
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from kb.languages import LANGUAGES
+from kb.corpus.languages import LANGUAGES
 from kb.site import i18n
 
 # The checkout holding babel.cfg and the templates (kb itself may be an installed copy).

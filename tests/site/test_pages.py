@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 import html5lib
 import pytest
 
-from kb.languages import LANGUAGES, UI_LANGUAGES
+from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 
 from site_helpers import CORPUS, HOSTILE_CARD, HOSTILE_TEXT
 
@@ -191,7 +191,7 @@ def test_a_ruling_on_two_cards_is_shown_once_with_both_and_an_id_for_each(tmp_pa
     members in German): the ruling page quotes the German text once and lists both cards,
     each with its own id (the same place in each file), and the search index's links lead to
     each."""
-    from kb.build import build
+    from kb.pipeline.build import build
 
     corpus = tmp_path / "rulings"
     shutil.copytree(CORPUS, corpus)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kb import parse
+from kb.corpus import parse
 from kb.site import search_index as si
 from kb.site.search_state import Texts
 

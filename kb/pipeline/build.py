@@ -20,24 +20,28 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb import file_stats, forking, incremental, parse, store
+from kb import store
+from kb.pipeline import file_stats
+from kb.pipeline import forking
+from kb.pipeline import incremental
+from kb.corpus import parse
 from kb.errors import KbError, Problem
-from kb.outdir import KeepPrevious, staged_output
-from kb.progress import progress
+from kb.pipeline.outdir import KeepPrevious, staged_output
+from kb.pipeline.progress import progress
 
 DEFAULT_CORPUS = Path("rulings")
 DEFAULT_OUT = Path("_build")
 
 #: (name, "module:function") in pipeline order.
 STAGES: list[tuple[str, str]] = [
-    ("parse", "kb.build:parse_stage"),
-    ("store", "kb.build:store_stage"),
+    ("parse", "kb.pipeline.build:parse_stage"),
+    ("store", "kb.pipeline.build:store_stage"),
     ("align", "kb.align:build_stage"),
     ("link", "kb.link:build_stage"),
-    ("examples", "kb.example_runs:build_stage"),
-    ("check", "kb.check:build_stage"),
+    ("examples", "kb.examples.runs:build_stage"),
+    ("check", "kb.checks.stage:build_stage"),
     ("index", "kb.search:build_stage"),
-    ("site", "kb.site:build_stage"),
+    ("site", "kb.site.build:build_stage"),
 ]
 
 
@@ -64,13 +68,13 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
 
     With ``reuse`` (the default) a previous build in ``out`` made by the same code and options
     is the starting point: only changed ruling files are parsed and stored (see
-    :mod:`kb.incremental`); the output is the same as a full build's. When no file changed
+    :mod:`kb.pipeline.incremental`); the output is the same as a full build's. When no file changed
     at all, ``out`` is left as it is and no stage runs ({} is returned).
     """
     files = corpus_files(corpus or [str(DEFAULT_CORPUS)])
     key, settings = incremental.build_key(lang), incremental.settings_digest(files)
     previous = Path(out) / "rulings.db"
-    found = file_stats.scan(files)  # before any file is read: see kb.file_stats
+    found = file_stats.scan(files)  # before any file is read: see kb.pipeline.file_stats
     hashes = (incremental.file_hashes(files, found, previous)
               if reuse and previous.is_file() else None)
     timings: dict[str, float] = {}

@@ -26,7 +26,7 @@ import sqlite_utils
 
 from kb import store
 from kb.checks import FAMILIES, coverage, punctuation, terms
-from kb.checks.model import Corpus, Finding
+from kb.checks.findings import Corpus, Finding
 
 STATE = "check_state"
 #: In the build folder: the word frequencies the checks looked up (a cache, not output).
@@ -112,7 +112,7 @@ def effective(totals: dict, glossary) -> list:
 
 def update(ctx, accepted, changed_groups: set[str]) -> bool:
     """Check the changed groups again; False (nothing written) when it cannot be exact."""
-    from kb import check
+    from kb.checks import stage as check
 
     db = ctx.db
     state = _read_state(db)
@@ -148,7 +148,7 @@ def update(ctx, accepted, changed_groups: set[str]) -> bool:
 
 def _twice_cards(db) -> set[tuple[str, str]]:
     """(lang, card) of the stored "entered twice" findings."""
-    from kb import check
+    from kb.checks import stage as check
 
     return {tuple(r) for r in db.execute(f"SELECT DISTINCT lang, card FROM {check.TABLE} WHERE "
                                          f"[check] = 'duplicate-text' AND severity = 'warning'")}
@@ -174,7 +174,7 @@ def _moved_cards(db, previous: Path, cards: set[tuple[str, str]]) -> set[tuple[s
 
 def _check_groups(db, ids: list[str], glossary, totals: dict, accepted,
                   cards: set[tuple[str, str]]) -> None:
-    from kb import check
+    from kb.checks import stage as check
 
     groups = check.aligned_groups(db, ids)
     corpus = Corpus(groups=groups, glossary=glossary, totals=dict(totals), partial=True)
@@ -201,7 +201,7 @@ def _check_groups(db, ids: list[str], glossary, totals: dict, accepted,
 
 def _stale(db, accepted) -> list[Finding]:
     """Suppressions that accept no stored finding (the first that accepts one uses it)."""
-    from kb import check
+    from kb.checks import stage as check
 
     used: set[int] = set()
     checks = sorted({s.check for s in accepted})
@@ -222,7 +222,8 @@ _FIELDS = ("check", "severity", "lang", "group", "card", "message", "excerpt", "
 
 def _card_members(db, cards: set[tuple[str, str]]):
     """The members of these cards (every group), in the order a full check meets them."""
-    from kb import align, check
+    from kb import align
+    from kb.checks import stage as check
 
     ids = sorted(store.card_id(lang, name) for lang, name in cards)
     rows = _rows(db, "r.card_id", ids)
@@ -254,7 +255,7 @@ def _previous_rows(path, sources: list[str]) -> list[dict]:
 
 
 def _members_of(rows: list[dict]):
-    from kb import check
+    from kb.checks import stage as check
 
     return [check._member(r, r.get("group_id") or "") for r in rows]
 

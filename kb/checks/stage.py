@@ -24,7 +24,7 @@ import sqlite_utils
 
 from kb import store
 from kb.checks import CHECKS, FAMILIES, suppressions as suppress
-from kb.checks.model import SEVERITIES, Corpus, Finding, Group, Member
+from kb.checks.findings import SEVERITIES, Corpus, Finding, Group, Member
 
 TABLE = "findings"
 COLUMNS = ("check", "severity", "lang", "group", "card", "message", "excerpt", "start", "end")
@@ -137,7 +137,7 @@ def _member(row: dict, group: str) -> Member:
 
 def _glossary():
     try:
-        from kb import glossary
+        from kb.reference import glossary
     except ImportError:
         return None
     return glossary.load()
@@ -149,10 +149,10 @@ def build_stage(ctx) -> None:
     """Pipeline stage "check": store every finding (accepted ones marked); never fails on them.
 
     After an incremental alignment only the changed groups are checked again
-    (:func:`kb.check_update.update`), when the corpus-wide counts the checks compare texts with
+    (:func:`kb.checks.update.update`), when the corpus-wide counts the checks compare texts with
     came out the same; otherwise every group is.
     """
-    from kb import check_update
+    from kb.checks import update as check_update
 
     files = suppress.discover(ctx.corpus)
     accepted = [s for path in files for s in suppress.load(path)]

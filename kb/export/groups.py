@@ -6,7 +6,8 @@ import json
 
 import sqlite_utils
 
-from kb import align, example_runs, store
+from kb import align, store
+from kb.examples import runs as example_runs
 
 
 def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict]:

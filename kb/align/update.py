@@ -204,7 +204,7 @@ def _corpus_statistics(db, buckets_old: dict, added: list[Unit], removed: list[U
 
 def _cannot(reason: str) -> None:
     """Why the update cannot be exact (shown with --verbose style progress lines)."""
-    from kb.progress import say
+    from kb.pipeline.progress import say
 
     say(f"align: aligning everything ({reason})")
     return None
@@ -475,7 +475,7 @@ def _partial_candidates(db, index: _Index, signatures: list[set[str]]) -> set[st
 
 def delete_groups(db, ids: list[str]) -> None:
     """Delete these groups and every row that refers to them (memberships, links, ...)."""
-    from kb.incremental import delete_with_dependents
+    from kb.pipeline.incremental import delete_with_dependents
 
     delete_with_dependents(db, "groups", "id", ids)
 

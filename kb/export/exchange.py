@@ -84,9 +84,9 @@ def _xml_text(text: str, ruling: dict | None = None) -> str:
 
 
 def to_tbx(glossary=None) -> str:
-    """The glossary (``kb.glossary.load()`` by default) as a TBX document."""
+    """The glossary (``kb.reference.glossary.load()`` by default) as a TBX document."""
     if glossary is None:
-        from kb import glossary as glossary_module
+        from kb.reference import glossary as glossary_module
 
         glossary = glossary_module.load()
     root = ET.Element("martif", {"type": "TBX", XML_LANG: "en"})

@@ -6,7 +6,7 @@ with the glossary's terms, through the gettext domain ``examples``: the catalogs
 in as ``kb/locale/<lang>/LC_MESSAGES/examples.po`` and compiled in memory on first use
 (babel's ``read_po``/``write_mo``), so no ``.mo`` file can go stale.
 
-API (all pure functions; ``lang`` is one of :data:`kb.languages.UI_LANGUAGES`):
+API (all pure functions; ``lang`` is one of :data:`kb.corpus.languages.UI_LANGUAGES`):
 
 - :func:`describe` ``(item, lang) -> str``: a step of a stored run (a dict with ``event`` and
   ``log``, as ``example_runs.steps`` holds it, or a :class:`kb.core.scenario.StepTrace`), or a
@@ -36,9 +36,9 @@ from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
-from kb import catalogs
-from kb.glossary import load as load_glossary
-from kb.languages import UI_LANGUAGES
+from kb.reference import catalogs
+from kb.reference.glossary import load as load_glossary
+from kb.corpus.languages import UI_LANGUAGES
 
 DOMAIN = "examples"
 LOCALE_DIR = catalogs.LOCALE_DIR
@@ -406,7 +406,7 @@ def message_ids() -> list[str | tuple]:
 def template() -> Catalog:
     """The ``examples`` catalog template (what ``examples.pot`` holds), built from the tables.
 
-    ``python -m kb.example_text > kb/locale/examples.pot`` writes it; then
+    ``python -m kb.examples.text > kb/locale/examples.pot`` writes it; then
     ``pybabel update -D examples -i kb/locale/examples.pot -d kb/locale`` updates the
     catalogs as usual.
     """

@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 
 from kb.errors import KbError, Problem
-from kb.languages import UI_LANGUAGES
+from kb.corpus.languages import UI_LANGUAGES
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary.yaml")
 _GAP = re.compile(r"~(\d+)")

@@ -42,7 +42,7 @@ def parse(line: str, lang: str, today: dt.date | None = None) -> dt.date:
     >>> parse("06/13/2022", "it")
     Traceback (most recent call last):
     ...
-    kb.dates.DateError: impossible date '06/13/2022': there is no month 13
+    kb.corpus.dates.DateError: impossible date '06/13/2022': there is no month 13
     """
     text = line.strip()
     words = WORD_DATE.match(text)

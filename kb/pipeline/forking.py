@@ -43,7 +43,7 @@ def fresh_pool(workers: int):
     forked as the site stage began, lived through the 100k build's memory peak).
 
     A spawned interpreter first runs this one's main module again, which in a script calling
-    :func:`kb.build.build` without an ``if __name__ == "__main__"`` guard starts another build
+    :func:`kb.pipeline.build.build` without an ``if __name__ == "__main__"`` guard starts another build
     in each worker, whose death the pool answers with a new worker, forever. The workers are
     started with the main module hidden: the job is a function of ``kb``, imported by name.
     """

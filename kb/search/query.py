@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from kb.errors import KbError
-from kb.languages import LANGUAGES
+from kb.corpus.languages import LANGUAGES
 
 MAX_CHARS = 1000
 MAX_WORDS = 32

@@ -16,7 +16,8 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb import dates, languages
+from kb.corpus import dates
+from kb.corpus import languages
 from kb.errors import KbError, Problem
 
 

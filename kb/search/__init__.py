@@ -2,13 +2,13 @@
 
 One whoosh document per *group and language*: a group (a ruling and its translations,
 :mod:`kb.align`) has at most one text per language, carried by one or many cards. The document
-holds that text in its language's field (``text_fr``…, analysed by :mod:`kb.analysis` for the
+holds that text in its language's field (``text_fr``…, analysed by :mod:`kb.search.analysis` for the
 language), the names of the cards carrying it in ``title_<lang>`` (matched by free words,
 weighted lower) and as keys for the ``card:`` filter, and the group's id, rule numbers
 and the rulings' dates for the filters. A ruling printed word for word on 2,000 cards is one
 document, scored once.
 
-A query (:mod:`kb.query`) is analysed for every language it may be in and run once per
+A query (:mod:`kb.search.query`) is analysed for every language it may be in and run once per
 language, each run keeping its best documents with whoosh's block-skipping top-N collector; a
 group's score is its best language's, so merging the runs gives the best groups exactly, one
 hit per group, shown in the language the reader asks for (else the one that matched).
@@ -18,7 +18,7 @@ distance 1 (words up to 7 letters) or 2 (longer), found with whoosh's automaton 
 vocabulary, weighted lower than exact matches. Glossary terms of a concept named in the query,
 in English or any ruling language, add that concept's terms in every language.
 
-On a rebuild that reuses the previous build (:mod:`kb.incremental`), the previous index is
+On a rebuild that reuses the previous build (:mod:`kb.pipeline.incremental`), the previous index is
 copied and only the documents that changed are replaced (a digest per document in
 ``index/documents.json`` tells which; German compound splits made before are in
 ``index/compounds.json``, so no dictionary is loaded for words seen before).
@@ -93,12 +93,12 @@ with _deferred("urllib.request", ["urlretrieve"]), \
     from whoosh.filedb.filestore import FileStorage  # noqa: E402
     from whoosh.matching.wrappers import FilterMatcher, WrappingMatcher  # noqa: E402
 
-    from kb import exhaustive  # noqa: E402  (whoosh's codec and scoring)
+    from kb.search import exhaustive  # noqa: E402  (whoosh's codec and scoring)
 
-from kb import analysis  # noqa: E402
+from kb.search import analysis  # noqa: E402
 from kb.errors import KbError  # noqa: E402
-from kb.languages import LANGUAGES  # noqa: E402
-from kb.query import Query, QueryError, parse  # noqa: E402
+from kb.corpus.languages import LANGUAGES  # noqa: E402
+from kb.search.query import Query, QueryError, parse  # noqa: E402
 
 TYPO_WEIGHT = {1: 0.7, 2: 0.5}  # a corrected word counts less than a word typed right
 TITLE_BOOST = 0.5  # a word of the card name counts less than one of the ruling
@@ -220,7 +220,7 @@ def _write_all(db, index_dir: Path, method: str) -> dict:
 
 def _add(writer, documents, total: int, digests: dict[str, str] | None = None) -> None:
     """Add ``documents`` to the index (recording each one's digest in ``digests``)."""
-    from kb.progress import progress
+    from kb.pipeline.progress import progress
 
     with progress("index", total) as advance:
         for doc in documents:
@@ -411,7 +411,7 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
     this process opens it; whoosh then copies each file it opens whole into a BytesIO (about
     35 ms at 100k rulings), which pays for a process answering many queries (in-process p95
     51 ms mapped, 69 ms read) but not for one (``kb search``). Raises
-    :class:`kb.query.QueryError` for a query that cannot be run, :class:`kb.errors.KbError`
+    :class:`kb.search.query.QueryError` for a query that cannot be run, :class:`kb.errors.KbError`
     for a missing index.
     """
     if lang is not None and lang not in LANGUAGES:
@@ -456,7 +456,7 @@ def _run(searcher, compiled, wanted: int, floor: float, allowed: set[int] | None
     ``floor`` (``bound``: the most a document can score on it).
 
     Runs go best bound first, so the first sets a bar the others must clear. The first has
-    no bar to skip by: :mod:`kb.exhaustive` scores its every posting at once (about 1 µs
+    no bar to skip by: :mod:`kb.search.exhaustive` scores its every posting at once (about 1 µs
     each). The others go to whoosh's collector, which skips the blocks under the bar, until
     it has scored as many documents as scoring everything at once would cost
     (:data:`POSTINGS_PER_DOC`); thousands of card-specific rulings scoring alike leave it
@@ -471,7 +471,7 @@ def _run(searcher, compiled, wanted: int, floor: float, allowed: set[int] | None
     budget = postings // POSTINGS_PER_DOC if scorable else None
     top = _TopGroups(limit=wanted, floor=floor, budget=budget)
     collector = top if allowed is None else FilterCollector(top, allow=allowed)
-    context = exhaustive.whoosh_context(searcher)  # the same sums as kb.exhaustive's
+    context = exhaustive.whoosh_context(searcher)  # the same sums as kb.search.exhaustive's
     try:
         searcher.search_with_collector(compiled, collector, context)
     except _OverBudget:
@@ -556,7 +556,7 @@ class _Term(Q.Term):
 
 
 #: Scoring a document in whoosh's collector costs about as much as reading and scoring this
-#: many postings at once (:mod:`kb.exhaustive`): about 15 µs against 1 µs here (100k rulings).
+#: many postings at once (:mod:`kb.search.exhaustive`): about 15 µs against 1 µs here (100k rulings).
 POSTINGS_PER_DOC = 15
 
 
@@ -899,7 +899,7 @@ def write_glossary(index_dir: Path, method: str) -> None:
     import json
 
     try:
-        from kb import glossary
+        from kb.reference import glossary
     except ImportError:  # no glossary yet: no cross-language expansion
         return
     table = {c.id: {lang: [t for t in (analysis.terms(term, lang, method, split=False)

@@ -28,8 +28,8 @@ import sqlite_utils
 
 from kb import store
 from kb.errors import KbError, Problem
-from kb.glossary import load as load_glossary
-from kb.progress import say
+from kb.reference.glossary import load as load_glossary
+from kb.pipeline.progress import say
 
 LINKS_FILE = Path(__file__).with_name("links.yaml")
 

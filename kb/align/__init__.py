@@ -36,10 +36,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import sqlite_utils
 
-from kb import cards, forking, store
-from kb.glossary import Glossary, load as load_glossary
-from kb.languages import LANGUAGES
-from kb.progress import say
+from kb import store
+from kb.reference import cards
+from kb.pipeline import forking
+from kb.reference.glossary import Glossary, load as load_glossary
+from kb.corpus.languages import LANGUAGES
+from kb.pipeline.progress import say
 
 #: Clusters whose mean cross-language similarity is below this are not merged.
 THRESHOLD = 0.5
@@ -202,7 +204,7 @@ class Scorer:
         """Concept weights from the number of units and each concept's document frequency.
 
         Rounded to a tenth: adding or removing a few units then rarely changes any weight,
-        so an incremental build can keep the other units' scores (:mod:`kb.realign`).
+        so an incremental build can keep the other units' scores (:mod:`kb.align.update`).
         """
         # Rare concepts say more about which ruling a text is than ever-present ones.
         return {c: round(math.log(1 + n / d), 1) for c, d in df.items()}
@@ -797,10 +799,11 @@ def build_stage(ctx) -> None:
     """Pipeline stage: align the stored rulings and report weak memberships.
 
     On a reused store (an incremental build) only what the changed files touch is redone
-    (:mod:`kb.realign`); ``ctx.extra["changed_groups"]`` then names the groups whose rows
+    (:mod:`kb.align.update`); ``ctx.extra["changed_groups"]`` then names the groups whose rows
     changed or went, for the later stages; None means every group is new.
     """
-    from kb import incremental, realign
+    from kb.pipeline import incremental
+    from kb.align import update as realign
 
     glossary = load_glossary()
     changed = ctx.extra.get("changed_sources")

@@ -29,9 +29,9 @@ import yaml
 
 from kb.core import scenario
 from kb.errors import KbError, Problem
-from kb.progress import progress, say
+from kb.pipeline.progress import progress, say
 
-EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
+EXAMPLES_DIR = Path(__file__).resolve().parent
 RULES_DIR = EXAMPLES_DIR / "rules"
 RULINGS_DIR = EXAMPLES_DIR / "rulings"
 TABLE = "example_runs"
@@ -237,7 +237,7 @@ def store_keys(db: sqlite_utils.Database, examples: list[Example]) -> None:
 def _stale(db: sqlite_utils.Database, changed_groups: set[str]) -> list[str]:
     """Files of the ruling examples to run again: those whose key names a changed group (by
     id or fingerprint, as :func:`kb.align.find_group` looks), and those whose run went."""
-    from kb.realign import group_base
+    from kb.align.update import group_base
 
     def fingerprint(key: str) -> str:
         base = group_base(key)
@@ -274,7 +274,7 @@ def report(results: list[Result], lang: str | None = None) -> list[str]:
         if not r.run.passed:
             lines.append(f"        {failure_problem(r)}")
         if lang:
-            from kb.example_text import describe
+            from kb.examples.text import describe
 
             lines += [f"        {t.index}. {describe(t, lang)}" for t in r.run.steps]
     failed = sum(1 for r in results if not r.run.passed)

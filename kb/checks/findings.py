@@ -112,7 +112,7 @@ class Group:
 @dataclass
 class Corpus:
     groups: list[Group]
-    glossary: object | None = None  # kb.glossary.Glossary when available
+    glossary: object | None = None  # kb.reference.glossary.Glossary when available
     _matches: dict = field(default_factory=dict, repr=False)
     cache: dict = field(default_factory=dict, repr=False)  # for checks' per-text results
     #: Corpus-wide counts some checks compare a text with (see :meth:`total`); given when

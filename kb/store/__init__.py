@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # sqlite-utils (and numpy, which it imports) cost `kb search` 150 ms to load
     import sqlite_utils
 
-    from kb.parse import ParsedFile
+    from kb.corpus.parse import ParsedFile
 
 DEFAULT_DB = Path("_build") / "rulings.db"
 
@@ -131,7 +131,7 @@ def drop_derived(db: sqlite_utils.Database) -> None:
 
 def forget_sources(db: sqlite_utils.Database, paths: list[str]) -> None:
     """Delete these files' rows, and every row of any table that refers to them."""
-    from kb.incremental import delete_with_dependents
+    from kb.pipeline.incremental import delete_with_dependents
 
     with db.conn:
         delete_with_dependents(db, "rulings", "source", paths)
@@ -140,7 +140,7 @@ def forget_sources(db: sqlite_utils.Database, paths: list[str]) -> None:
 
 def forget_orphan_cards(db: sqlite_utils.Database) -> None:
     """Delete cards no file names any more (a file renamed its card or was removed)."""
-    from kb.incremental import delete_with_dependents
+    from kb.pipeline.incremental import delete_with_dependents
 
     orphans = [row["id"] for row in db.query(
         "SELECT id FROM cards WHERE id NOT IN (SELECT card_id FROM sources)")]

@@ -23,7 +23,8 @@ from pathlib import Path
 import sqlite_utils
 
 import kb
-from kb import file_stats, store
+from kb import store
+from kb.pipeline import file_stats
 
 PACKAGE = Path(kb.__file__).resolve().parent
 TEMPLATES = PACKAGE.parent / "site_templates"
@@ -115,7 +116,7 @@ def file_hashes(paths: list[str], found: file_stats.Scan | None = None,
                 previous: Path | None = None) -> dict[str, str]:
     """{path: sha256 of its bytes}; unreadable files are left out (the parser reports them).
 
-    With ``found`` (this build's :func:`kb.file_stats.scan`) and the ``previous`` store, a file
+    With ``found`` (this build's :func:`kb.pipeline.file_stats.scan`) and the ``previous`` store, a file
     whose record is the one that build kept is not read: the hash stored for it is taken."""
     before = file_stats.known(previous) if found is not None and previous is not None else {}
     out = {}
@@ -164,7 +165,7 @@ def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[
     with the same build key the glossary is the same, so they need not be searched again.
     A ruling with no row there had no match: it maps to an empty list.
     """
-    from kb.glossary import Match
+    from kb.reference.glossary import Match
 
     if "ruling_concepts" not in db.table_names():
         return {}
