@@ -15,11 +15,15 @@ API (all pure functions; ``lang`` is one of :data:`kb.corpus.languages.UI_LANGUA
   ``event`` (str), ``log`` (list of str), ``state`` (list of str), ``refused`` (str or None),
   ``differences`` (the runner's diff, untranslated: it is for maintainers).
 - :func:`describe_event` ``(event, lang)``, :func:`describe_entry` ``(entry, lang)``,
-  :func:`describe_state` ``(state, lang) -> list[str]``, :func:`describe_ability`
+  :func:`describe_state` ``(state, lang, monarch=False) -> list[str]``, :func:`describe_ability`
   ``(label, lang)`` for a trigger label such as ``steal:Cleo@Ann``.
+
+The messages themselves are data, in :mod:`kb.examples.messages`.
 
 >>> describe({"kind": "takes_initiative", "player": "Bruno", "previous": None}, "fr")
 "Bruno prend l'initiative"
+>>> describe({"kind": "becomes_monarch", "player": "Bruno", "previous": "Ann"}, "es")
+'Bruno se convierte en el monarca y Ann deja de ser el monarca'
 >>> describe_event({"kind": "venture_into", "player": "Ann"}, "de")
 'Ein Effekt weist Ann an, sich in Undercity vorzuwagen'
 """
@@ -36,157 +40,24 @@ from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
+from kb.corpus.languages import UI_LANGUAGES
+from kb.examples.messages import (
+    ABILITIES,
+    CATALOG_PARTS,
+    EVENTS,
+    LOG,
+    MONARCH_EVENTS,
+    MONARCH_LOG,
+    REASONS,
+    STATE,
+    SUMMARY_SKIP,
+    TOKENS,
+)
 from kb.reference import catalogs
 from kb.reference.glossary import load as load_glossary
-from kb.corpus.languages import UI_LANGUAGES
 
 DOMAIN = "examples"
 LOCALE_DIR = catalogs.LOCALE_DIR
-
-
-def N_(message):
-    """Mark a message for the catalog without translating it (pybabel's -k N_)."""
-    return message
-
-
-# Keys are the event or log kind, optionally ``kind:variant``. A tuple is (singular, plural,
-# the field that counts).
-EVENTS: dict[str, str | tuple] = {
-    "take_initiative": N_("An effect tells %(player)s to take the initiative"),
-    "begin_turn": N_("The turn of %(player)s begins"),
-    "begin_turn:next": N_("The next turn begins"),
-    "begin_upkeep": N_("The upkeep begins"),
-    "combat_damage": N_("Creatures of %(players)s deal combat damage to %(to)s"),
-    "venture": N_("An effect tells %(player)s to venture into the dungeon"),
-    "venture_into": N_("An effect tells %(player)s to venture into Undercity"),
-    "venture_trigger": N_("An ability of %(player)s that says “venture into the dungeon” "
-                          "triggers"),
-    "concede": N_("%(player)s concedes"),
-    "leave_game": (N_("%(players)s leaves the game"),
-                   N_("%(players)s leave the game at the same time"), "count"),
-    "lose_life": (N_("%(player)s loses %(amount)s life"), N_("%(player)s loses %(amount)s life"),
-                  "amount"),
-    "gain_life": (N_("%(player)s gains %(amount)s life"), N_("%(player)s gains %(amount)s life"),
-                  "amount"),
-    "run_until_priority": N_("State-based actions are performed and waiting triggered abilities "
-                             "are put on the stack"),
-    "resolve_top": N_("All players pass: the top of the stack resolves"),
-    "resolve_all": N_("All players keep passing until the stack is empty"),
-}
-
-LOG: dict[str, str | tuple] = {
-    "trigger": N_("%(ability)s triggers"),
-    "put_on_stack": N_("%(ability)s is put on the stack"),
-    "resolves": N_("%(ability)s resolves"),
-    "removed_from_stack": N_("%(ability)s has no legal target and is removed from the stack"),
-    "not_put_on_stack": N_("%(ability)s is not put on the stack: %(controller)s has left the "
-                           "game"),
-    "ceases_to_exist": N_("%(ability)s ceases to exist"),
-    "fizzles": N_("%(ability)s does nothing: its target %(target)s is gone"),
-    "does_nothing": N_("%(ability)s does nothing: %(player)s has left the game"),
-    "orders_triggers": N_("%(player)s chooses the order of the triggered abilities, first put "
-                          "on the stack first: %(order)s"),
-    "takes_initiative": N_("%(player)s takes the initiative"),
-    "takes_initiative:from": N_("%(player)s takes the initiative and %(previous)s ceases to "
-                                "have it"),
-    "takes_initiative:again": N_("%(player)s takes the initiative again and still has only one "
-                                 "initiative"),
-    "initiative_gone": N_("Nobody is left to take the initiative from %(previous)s"),
-    "starts_dungeon": N_("%(player)s puts %(dungeon)s into the command zone"),
-    "ventures": N_("%(player)s moves the venture marker to the room %(room)s (%(dungeon)s)"),
-    "completes_dungeon": N_("%(player)s completes %(dungeon)s"),
-    "begins_turn": N_("The turn of %(player)s begins"),
-    "begins_upkeep": N_("The upkeep of %(player)s begins"),
-    "combat_damage": N_("Creatures of %(player)s deal combat damage to %(to)s"),
-    "combat_damage:amount": (N_("Creatures of %(player)s deal %(amount)s combat damage to "
-                                "%(to)s"),
-                             N_("Creatures of %(player)s deal %(amount)s combat damage to "
-                                "%(to)s"), "amount"),
-    "leaves_game": N_("%(player)s leaves the game"),
-    "leaves_game:concedes": N_("%(player)s concedes and leaves the game"),
-    "leaves_game:loses": N_("%(player)s loses and leaves the game"),
-    "dungeon_leaves_game": N_("%(dungeon)s of %(player)s leaves the game with its owner"),
-    "no_active_player": N_("The turn goes on with no active player"),
-    "game_over": N_("The game is over: %(winners)s won"),
-    "game_over:draw": N_("The game is over: nobody won"),
-    "loses_game": N_("%(player)s loses the game"),
-    "refused": N_("Refused: %(reason)s"),
-    "gains_life": (N_("%(player)s gains %(amount)s life"), N_("%(player)s gains %(amount)s life"),
-                   "amount"),
-    "loses_life": (N_("%(player)s loses %(amount)s life"), N_("%(player)s loses %(amount)s life"),
-                   "amount"),
-    "draws": (N_("%(player)s draws %(n)s card"), N_("%(player)s draws %(n)s cards"), "n"),
-    "creates_token": N_("%(player)s creates %(token)s"),
-    "counters": (N_("%(creature)s gets %(n)s +1/+1 counter"),
-                 N_("%(creature)s gets %(n)s +1/+1 counters"), "n"),
-    "sacrifices": N_("%(player)s sacrifices %(permanent)s"),
-    "sacrifices:land": N_("%(player)s sacrifices a land"),
-    "discards": N_("%(player)s discards a card"),
-    "puts_onto_battlefield": N_("%(player)s puts %(creature)s onto the battlefield"),
-    "search_basic_land": N_("%(player)s searches their library for a basic land card and puts "
-                            "it into their hand"),
-    "goad": N_("%(player)s goads %(creature)s"),
-    "minus_four": N_("%(creature)s gets -4/-0 until the next turn of %(player)s"),
-    "cant_attack": N_("%(creature)s can't attack until the next turn of %(player)s"),
-    "scry": N_("%(player)s scries %(n)s"),
-    "exile_top": (N_("%(player)s exiles the top %(n)s card of their library"),
-                  N_("%(player)s exiles the top %(n)s cards of their library"), "n"),
-    "cast_free": N_("%(player)s casts %(card)s without paying its mana cost"),
-    "hexproof": N_("%(creature)s gains hexproof"),
-    "shuffle": N_("%(player)s shuffles their library"),
-}
-
-# Triggered abilities, by the kind in their label (kb.core.state.ABILITY_RULES).
-ABILITIES: dict[str, str] = {
-    "upkeep": N_("the initiative's upkeep trigger controlled by %(controller)s (%(player)s "
-                 "ventures into Undercity)"),
-    "steal": N_("the initiative's combat damage trigger controlled by %(controller)s "
-                "(%(player)s takes the initiative)"),
-    "taken": N_("the trigger of taking the initiative controlled by %(controller)s (%(player)s "
-                "ventures into Undercity)"),
-    "room": N_("the room ability of %(room)s controlled by %(controller)s"),
-    "venture": N_("the venture trigger controlled by %(controller)s (%(player)s ventures into "
-                  "the dungeon)"),
-    "targeting": N_("%(ability)s (target: %(target)s)"),
-}
-
-# Why the core refused an event (kb.core.choices.Refused reasons).
-REASONS: dict[str, str] = {
-    "undercity_needs_venture_into_undercity": N_("only “venture into Undercity” can start "
-                                                 "Undercity"),
-    "venture_into_needs_quality": N_("“venture into Undercity” can start only Undercity"),
-    "already_in_a_dungeon": N_("%(player)s already has a dungeon in the command zone"),
-    "illegal_choice": N_("%(answer)s is not a legal choice"),
-    "not_an_opponent": N_("%(player)s is not an opponent of %(to)s"),
-    "not_their_creature": N_("%(player)s does not control those creatures"),
-    "player_not_in_game": N_("%(player)s has left the game"),
-    "unknown_player": N_("there is no player called %(player)s"),
-    "stack_empty": N_("the stack is empty"),
-    "no_player_left": N_("no player is left"),
-    "game_over": N_("the game is over"),
-}
-
-STATE: dict[str, str | tuple] = {
-    "initiative": N_("%(player)s has the initiative"),
-    "initiative:none": N_("Nobody has the initiative"),
-    "active": N_("Active player: %(player)s"),
-    "active:none": N_("No active player (turn of %(player)s)"),
-    "dungeon": N_("%(player)s: %(dungeon)s, room %(room)s"),
-    "completed": N_("%(player)s has completed %(dungeons)s"),
-    "left": N_("%(player)s has left the game"),
-    "pending": N_("Waiting to be put on the stack: %(abilities)s"),
-    "stack": N_("On the stack, from bottom to top: %(abilities)s"),
-    "team_life": (N_("Team %(team)s: %(life)s life"), N_("Team %(team)s: %(life)s life"), "life"),
-    "game_over": N_("The game is over"),
-}
-
-# Log kinds :func:`describe` leaves out of a step's summary (the state shows their result).
-SUMMARY_SKIP = {"put_on_stack"}
-
-# Token kinds the core creates ("Treasure #1"): translated with the context "token".
-TOKENS = ("Treasure", "Goblin", "Skeleton")
-CATALOG_PARTS = {"event": EVENTS, "log": LOG, "ability": ABILITIES, "reason": REASONS,
-                 "state": STATE}
 
 
 def po_path(lang: str) -> Path:
@@ -263,7 +134,7 @@ def describe_ability(label: str, lang: str) -> str:
     # The controller is named every time: who controls the initiative's triggers is what
     # several rulings are about.
     text = _say(ABILITIES[kind], lang, controller=controller, player=subject,
-                room=name(subject, lang))
+                room=name(subject, lang), creature=name(subject, lang))
     for target in targets:
         text = _say(ABILITIES["targeting"], lang, ability=text, target=name(target, lang))
     return text
@@ -283,6 +154,8 @@ def describe_event(event: dict, lang: str) -> str:
         fields.update(players=names(players, lang), count=len(players))
     elif kind in ("lose_life", "gain_life"):
         fields.setdefault("amount", fields.get("amount"))
+    elif kind == "monarch_effect" and fields.get("concerns") == "opponents":
+        kind = "monarch_effect:opponents"
     message = EVENTS.get(kind)
     return _sentence(_say(message, lang, **fields)) if message else _fallback(event)
 
@@ -305,6 +178,11 @@ def describe_entry(entry: dict, lang: str) -> str:
     elif kind == "game_over":
         key = "game_over" if fields.get("winners") else "game_over:draw"
         fields["winners"] = names(fields.get("winners") or [], lang)
+    elif kind == "becomes_monarch" and fields.get("previous"):
+        key = "becomes_monarch:from"
+    elif kind == "monarch_effect":
+        key = "monarch_effect" if fields.get("applies_to") is not None else "monarch_effect:none"
+        fields["players"] = names(fields.get("applies_to") or [], lang)
     elif kind == "sacrifices" and fields.get("permanent") == "land":
         key = "sacrifices:land"
     elif kind == "orders_triggers":
@@ -325,12 +203,29 @@ def describe_refusal(refused: dict, lang: str) -> str:
     return _say(message, lang, **fields) if message else str(refused.get("reason"))
 
 
-def describe_state(state: dict, lang: str) -> list[str]:
-    """The facts of a state snapshot that examples are about, one sentence each."""
+def describe_state(state: dict, lang: str, monarch: bool = False) -> list[str]:
+    """The facts of a state snapshot that examples are about, one sentence each.
+
+    The monarch is named when there is one, when the state says who can't become
+    it or holds effects keyed to it, or when ``monarch`` says the step is about it;
+    otherwise "nobody is the monarch" would be noise on every dungeon example.
+    """
     lines = []
     holder = state.get("initiative")
     lines.append(_say(STATE["initiative"], lang, player=holder) if holder
                  else _say(STATE["initiative:none"], lang))
+    if state.get("monarch"):
+        lines.append(_say(STATE["monarch"], lang, player=state["monarch"]))
+    elif monarch or state.get("cant_become_monarch") or state.get("monarch_effects"):
+        lines.append(_say(STATE["monarch:none"], lang))
+    if state.get("cant_become_monarch"):
+        lines.append(_say(STATE["cant_become_monarch"], lang,
+                          players=names(state["cant_become_monarch"], lang),
+                          count=len(state["cant_become_monarch"])))
+    for effect, players in (state.get("monarch_effects") or {}).items():
+        lines.append(_say(LOG["monarch_effect"], lang, effect=name(effect, lang),
+                          players=names(players, lang)) if players is not None
+                     else _say(LOG["monarch_effect:none"], lang, effect=name(effect, lang)))
     if state.get("active_player"):
         lines.append(_say(STATE["active"], lang, player=state["active_player"]))
     elif state.get("turn_of"):
@@ -365,10 +260,18 @@ def describe_step(step, lang: str) -> dict:
         "event": describe_event(step.get("event") or {}, lang),
         "log": [describe_entry(e, lang) for e in step.get("log") or []
                 if e.get("kind") != "refused"],
-        "state": describe_state(step.get("state") or {}, lang),
+        "state": describe_state(step.get("state") or {}, lang, monarch=_about_monarch(step)),
         "refused": describe_refusal(refused, lang) if refused else None,
         "differences": list(step.get("diff") or []),
     }
+
+
+def _about_monarch(step: dict) -> bool:
+    """Does the step's event or log concern the monarch?"""
+    if (step.get("event") or {}).get("kind") in MONARCH_EVENTS:
+        return True
+    return any(e.get("kind") in MONARCH_LOG or str(e.get("label", "")).startswith("monarch_")
+               for e in step.get("log") or [])
 
 
 def describe(item, lang: str) -> str:
