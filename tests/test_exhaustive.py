@@ -14,8 +14,7 @@ import sqlite_utils
 from whoosh import query as Q
 from whoosh.collectors import FilterCollector, TopCollector
 
-import kb.search
-from kb.search import exhaustive
+from kb.search import build_index, compile_query, exhaustive, handles
 from kb.search.query import parse
 
 QUERIES = ["initiative", "рука ход инициатива", "géant à deux têtes", "gigante de dos cabezas",
@@ -32,15 +31,15 @@ def patched(synthetic, tmp_path_factory):
         conn.execute("UPDATE rulings SET text = text || ' Encore.' WHERE lang = 'fr' AND id IN "
                      "(SELECT ruling_id FROM memberships WHERE group_id IN (SELECT DISTINCT "
                      "group_id FROM memberships ORDER BY group_id LIMIT 3))")
-    written = kb.search.build_index(sqlite_utils.Database(work / "rulings.db"), work / "index",
-                                    previous=synthetic)
+    written = build_index(sqlite_utils.Database(work / "rulings.db"), work / "index",
+                          previous=synthetic)
     assert written["written"] == 3
     return work / "index"
 
 
 def runs(index_dir, query: str) -> tuple:
-    searcher = kb.search._opened(index_dir)[2]
-    return searcher, kb.search.compile_query(parse(query), searcher, index_dir)[0]
+    searcher = handles.opened(index_dir).searcher
+    return searcher, compile_query(parse(query), searcher, index_dir)[0]
 
 
 def whoosh_top(searcher, compiled, wanted: int, allowed=None) -> list[tuple[float, int]]:
@@ -116,7 +115,7 @@ def test_blocks_read_without_their_positions_hold_whooshs_ids_and_weights(synthe
     whoosh reading the whole block."""
     from whoosh.codec.whoosh3 import W3LeafMatcher
 
-    reader = kb.search._opened(synthetic)[2].reader()
+    reader = handles.opened(synthetic).searcher.reader()
     blocks = short = 0
     for field in ("text_fr", "text_ru"):
         for term in reader.lexicon(field):
@@ -124,16 +123,16 @@ def test_blocks_read_without_their_positions_hold_whooshs_ids_and_weights(synthe
             if type(matcher) is not W3LeafMatcher:
                 continue
             while matcher.is_active():
-                ids, weights = exhaustive._block(matcher)
+                ids, weights = exhaustive.read_block(matcher)
                 matcher._read_ids()
                 matcher._read_weights()
                 decoded = list(ids if matcher._byteids else itertools.accumulate(ids))
                 assert decoded == list(matcher._ids)
                 expected = list(matcher._weights)
-                assert (expected == [exhaustive._float32(weights or 1.0)] * len(expected)
+                assert (expected == [exhaustive.float32(weights or 1.0)] * len(expected)
                         if weights is None or isinstance(weights, float) else
                         list(weights) == expected)
-                short += exhaustive._HEAD.match(_raw(matcher)) is not None
+                short += exhaustive.BLOCK_HEAD.match(_raw(matcher)) is not None
                 blocks += 1
                 matcher._next_block()
     assert blocks > 200 and short > blocks // 2

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kb.errors import KbError
 from kb.search.query import MAX_CHARS, Query, QueryError, iso_date, parse

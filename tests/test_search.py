@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from kb.pipeline.build import build
 from kb.cli import cli
 from kb.corpus.languages import LANGUAGES
-from kb.search.query import QueryError
+from kb.pipeline.build import build
 from kb.search import Hit, index_dir_for, open_index, search
+from kb.search.query import QueryError
 
 CORPUS = Path(__file__).resolve().parent.parent / "rulings"
 
@@ -114,7 +115,7 @@ def test_card_filter(index):
 def test_rule_filter_uses_the_groups_rules(index):
     numbers = {n for h in search(index, "initiative", limit=20) for n in h.rules}
     assert numbers, "the seed groups are linked to rules, so hits must carry them"
-    number = sorted(numbers)[0]
+    number = min(numbers)
     hits = search(index, f"rule:{number}", limit=20)
     assert hits and all(number in h.rules for h in hits)
     section = number.split(".")[0]
@@ -256,13 +257,13 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monk
     # every term instead (whoosh's way), the hits and scores are the very same.
     from whoosh.collectors import TopCollector
 
-    import kb.search
+    from kb.search import ranking
 
     assert any(s.deleted_count() for s in open_index(work / "patched")._segments())
     queries = ["initiative", "encore", "dungeon", "gigante de dos cabezas", "initiative lang:es",
                "\"secret entrance\"", "initiatve", "géant à deux têtes"]
     above = [search(work / "patched", query, limit=20) for query in queries]
-    monkeypatch.setattr(kb.search._TopGroups, "set_subsearcher", TopCollector.set_subsearcher)
+    monkeypatch.setattr(ranking.TopGroups, "set_subsearcher", TopCollector.set_subsearcher)
     assert [search(work / "patched", query, limit=20) for query in queries] == above
     # Nothing changed: the previous index file for file (a killed build's rerun relies on it).
     again = build_index(db, work / "again", previous=work / "patched")
@@ -277,13 +278,12 @@ def scored_everything(index_dir: Path, query: str, limit: int) -> list[tuple[str
     lower document number), best first, ties by group."""
     from whoosh.collectors import TopCollector
 
-    import kb.search
-    from kb.search import exhaustive
+    from kb.search import compiler, exhaustive, handles
     from kb.search.query import parse
 
-    searcher = kb.search._opened(index_dir)[2]
-    runs, filters = kb.search.compile_query(parse(query), searcher, index_dir)
-    allowed = kb.search._allowed(filters, searcher) if filters else None
+    searcher = handles.opened(index_dir).searcher
+    runs, filters = compiler.compile_query(parse(query), searcher, index_dir)
+    allowed = compiler.allowed_documents(filters, searcher) if filters else None
     best: dict[str, tuple[float, int]] = {}
     for compiled in runs.values():
         everything = TopCollector(limit=searcher.doc_count_all(), usequality=False)
@@ -312,13 +312,12 @@ def test_every_way_of_skipping_finds_what_scoring_everything_finds(request, monk
     the bar (as it runs); the collector for every run; every run scored whole. A bar set
     from several runs' documents together would count a group found in two languages twice
     and drop hits (the patched-index test caught that)."""
-    import kb.search
-    from kb.search import exhaustive
+    from kb.search import exhaustive, ranking
 
     if way == "whoosh's collector only":
         monkeypatch.setattr(exhaustive, "top", lambda *args: None)
     elif way == "kb.search.exhaustive only":  # the collector gives up at its first document
-        monkeypatch.setattr(kb.search, "POSTINGS_PER_DOC", 10 ** 9)
+        monkeypatch.setattr(ranking, "POSTINGS_PER_DOC", 10 ** 9)
     index = request.getfixturevalue(corpus)  # the synthetic corpus or the seeds
     queries = SKIPPING_QUERIES + ["dungeon", "gigante", "encore"]
     answered = 0
@@ -351,12 +350,10 @@ def test_an_index_read_without_mapping_it_gives_the_same_hits(synthetic, tmp_pat
     """`kb search` (one query) reads the index's files instead of mapping them."""
     import shutil
 
-    import kb.search
-
     queries = ("initiative", "géant à deux têtes", "Undercity lang:fr")
     mapped = [search(synthetic, query) for query in queries]
-    assert kb.search.open_index(synthetic).storage.supports_mmap is True
+    assert open_index(synthetic).storage.supports_mmap is True
     copy = tmp_path / "index"
     shutil.copytree(synthetic, copy)
     assert [search(copy, query, mapped=False) for query in queries] == mapped and mapped[0]
-    assert kb.search.open_index(copy).storage.supports_mmap is False
+    assert open_index(copy).storage.supports_mmap is False

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 from whoosh.analysis import Analyzer
 from whoosh.analysis import Token as WhooshToken
@@ -77,7 +78,7 @@ def fold(word: str, lang: str | None = None) -> str:
     return unicodedata.normalize("NFC", "".join(kept))
 
 
-@lru_cache(maxsize=None)
+@cache
 def stopwords(lang: str) -> frozenset[str]:
     """Folded stop words of ``lang`` (empty for a language whoosh has no list for)."""
     from whoosh.lang import has_stopwords, stopwords_for_language
@@ -86,7 +87,7 @@ def stopwords(lang: str) -> frozenset[str]:
     return frozenset(fold(w, lang) for w in set(base) | _EXTRA_STOPS.get(lang, set()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stemmer(lang: str):
     from whoosh.lang import has_stemmer, stemmer_for_language
 

@@ -30,21 +30,30 @@ from operator import add, mul, neg
 
 from whoosh import query as Q
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
-from whoosh.matching import (AndMaybeMatcher, AndNotMatcher, FilterMatcher,
-                             IntersectionMatcher, ListMatcher, NullMatcherClass,
-                             UnionMatcher, WrappingMatcher)
+from whoosh.matching import (
+    AndMaybeMatcher,
+    AndNotMatcher,
+    FilterMatcher,
+    IntersectionMatcher,
+    ListMatcher,
+    NullMatcherClass,
+    UnionMatcher,
+    WrappingMatcher,
+)
 from whoosh.scoring import BM25FScorer
 from whoosh.util.numeric import byte_to_length
+
+from kb.search import matchers
 
 #: Field lengths are stored as one byte each; this is whoosh's decoding of every byte.
 LENGTHS = tuple(byte_to_length(b) for b in range(256))
 
 
 #: Matchers that only multiply their child's scores by their ``boost`` (whoosh's own
-#: subclasses of it do more: a phrase's spans, say); kb.search adds its mended one.
-SCALERS = {WrappingMatcher}
+#: subclasses of it do more: a phrase's spans, say), whoosh's and kb.search's mended one.
+SCALERS = {WrappingMatcher, matchers.Boosted}
 #: Matchers that keep (or drop) their child's documents in a set ``_ids``.
-FILTERS = {FilterMatcher}
+FILTERS = {FilterMatcher, matchers.Live}
 
 
 class Unsupported(Exception):
@@ -185,33 +194,34 @@ def _postings(matcher):
     matcher.reset()  # an intersection moves its sides to their first common document
     if type(matcher) is ListMatcher:
         weights = matcher._all_weights or 1.0 if not matcher._weights else matcher._weights
-        yield matcher._ids, (_float32(weights) if isinstance(weights, float) else weights)
+        yield matcher._ids, (float32(weights) if isinstance(weights, float) else weights)
         return
     while matcher.is_active():
-        ids, weights = _block(matcher)
+        ids, weights = read_block(matcher)
         if weights is None or isinstance(weights, float):
-            weights = _float32(1.0 if weights is None else weights)
+            weights = float32(1.0 if weights is None else weights)
         yield (ids if matcher._byteids else list(itertools.accumulate(ids))), weights
         matcher._next_block()
 
 
-def _float32(value: float) -> float:
+def float32(value: float) -> float:
+    """``value`` as whoosh stores a weight: a 32-bit float."""
     return array("f", [value])[0]
 
 
 #: The start of a posting block as whoosh pickles it: (ids, weights, values) in protocol 2,
 #: the ids a tuple of small ints, the weights None (all 1) or one float (all the same).
-_HEAD = re.compile(rb"(\x80\x02\((?:K.|M..|J....)*t)(?:q.|r....)?(?:(N)|G(.{8}))", re.S)
+BLOCK_HEAD = re.compile(rb"(\x80\x02\((?:K.|M..|J....)*t)(?:q.|r....)?(?:(N)|G(.{8}))", re.DOTALL)
 
 
-def _block(matcher) -> tuple:
+def read_block(matcher) -> tuple:
     """(ids, weights) of the matcher's current block as whoosh stores them. Unpickling the
     whole block also builds every posting's positions (a function call each) which scoring
     does not need; when the block starts as usual, only its ids and weights are read."""
     data = matcher._postfile.get(matcher._dataoffset, matcher._nextoffset - matcher._dataoffset)
     if matcher._compression:
         data = zlib.decompress(data)
-    head = _HEAD.match(data)
+    head = BLOCK_HEAD.match(data)
     if head is None:
         return pickle.loads(data)[:2]
     ids = pickle.loads(head.group(1) + b".")

@@ -24,8 +24,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from kb.errors import KbError
 from kb.corpus.languages import LANGUAGES
+from kb.errors import KbError
 
 MAX_CHARS = 1000
 MAX_WORDS = 32
@@ -36,7 +36,7 @@ _TOKEN = re.compile(r"""
     (?: (?P<key>[^\W\d_]+)(?P<op>>=|<=|:|=|>|<)(?:"(?P<qval>[^"]*)"?|(?P<val>[^\s"]*))
       | "(?P<phrase>[^"]*)"?
       | (?P<word>[^\s"]+) )
-""", re.X)
+""", re.VERBOSE)
 _RULE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 _ISO = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 _LOCAL_DATE = re.compile(r"(\d{1,2})[./](\d{1,2})[./](\d{4})")
