@@ -42,17 +42,14 @@ def write(tmp_path):
 
 @pytest.fixture(scope="session")
 def synthetic(tmp_path_factory) -> Path:
-    """The search index of 2,000 synthetic rulings (benchmarks/synth.py): many near-identical
+    """The search index of 2,000 synthetic rulings (tests/synthetic.py): many near-identical
     card-specific texts, so each language's postings span several blocks and scores tie by
     the thousand."""
-    import sys
+    from synthetic import generate
 
     from kb.pipeline.build import build
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import synth
-
     folder = tmp_path_factory.mktemp("synth")
-    synth.generate(folder, 2000)
+    generate(folder, 2000)
     build([str(folder / "rulings")], folder / "_build")
     return folder / "_build" / "index"
