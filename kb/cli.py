@@ -119,7 +119,7 @@ def export():
 def export_json(db_path):
     """The groups of aligned rulings, their rules and examples, as JSON."""
     from kb import store
-    from kb.export.groups import groups as exporter
+    from kb.export import groups as exporter
 
     click.echo(exporter.to_json(store.open_existing(db_path)), nl=False)
 
@@ -129,7 +129,7 @@ def export_json(db_path):
 def export_tmx(db_path):
     """The aligned rulings as TMX 1.4b: one <tu> per group, one <tuv> per language."""
     from kb import store
-    from kb.export.groups import exchange
+    from kb.export import exchange
 
     click.echo(exchange.to_tmx(store.open_existing(db_path)), nl=False)
 
@@ -141,7 +141,7 @@ def export_tbx(db_path):
 
     The glossary ships with the package, so --db is accepted for symmetry but not read.
     """
-    from kb.export.groups import exchange
+    from kb.export import exchange
 
     click.echo(exchange.to_tbx(), nl=False)
 
@@ -189,16 +189,15 @@ def check(db_path, fmt, suppressions_path):
     a suppressions file do not count for the exit status.
     """
     from kb import store
-    from kb.checks import stage as checks
-    from kb.checks import suppressions
+    from kb.checks import formats, run, suppressions
 
     db = store.open_existing(db_path)
-    files = list(suppressions_path) or checks.suppressions_for_store(db)
-    report = checks.run_checks(db, [s for path in files for s in suppressions.load(path)])
+    files = list(suppressions_path) or suppressions.for_store(db)
+    report = run.run_checks(db, [s for path in files for s in suppressions.load(path)])
     if fmt == "json":
-        click.echo(checks.format_json(report), nl=False)
+        click.echo(formats.format_json(report), nl=False)
     else:
-        click.echo(checks.format_text(report, color=sys.stdout.isatty()), nl=False)
+        click.echo(formats.format_text(report, color=sys.stdout.isatty()), nl=False)
     sys.exit(report.exit_status)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 from dataclasses import replace
@@ -10,14 +11,18 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from kb.pipeline import build
-from kb.checks import stage as check
-from kb.checks import CHECKS, suppressions
+from kb.checks import suppressions
+from kb.checks.families import CHECKS
 from kb.checks.findings import Corpus, Group, Member
+from kb.checks.load import load_corpus
+from kb.checks.run import check_corpus, run_checks
+from kb.checks.table import findings as stored_findings
 from kb.cli import cli
 from kb.errors import KbError
+from kb.pipeline import build
 from kb.reference.glossary import load as load_glossary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,8 +41,14 @@ def store_of(corpus: Path, work: Path) -> sqlite_utils.Database:
     names = [name for name, _ in build.STAGES]
     ctx = build.BuildContext(corpus=build.corpus_files([str(corpus)]), work=work)
     for name, target in build.STAGES[:names.index("check") + 1]:
-        build._resolve(target)(ctx)
+        stage(target)(ctx)
     return ctx.db
+
+
+def stage(target: str):
+    """The function a :data:`build.STAGES` entry names ("module:function")."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +77,7 @@ def _by(report, check_id, lang=None):
 
 
 def test_seed_english_fragments_are_the_errors(seeds_db):
-    report = check.run_checks(seeds_db)
+    report = run_checks(seeds_db)
     errors = [f for f in report.findings if f.severity == "error"]
     assert sorted(f.excerpt for f in errors) == ["and ventures into", "not venture into",
                                                  "the first room"]
@@ -76,7 +87,7 @@ def test_seed_english_fragments_are_the_errors(seeds_db):
 
 
 def test_seed_findings_a_translator_would_make(seeds_db):
-    report = check.run_checks(seeds_db)
+    report = run_checks(seeds_db)
     assert [f.excerpt for f in _by(report, "name-translated", "fr")] == ["Entrée secrète"]
     assert {f.lang for f in _by(report, "english-term") if f.excerpt == "Two-Headed Giant"} == {
         "it", "ru"}
@@ -91,7 +102,7 @@ def test_seed_findings_a_translator_would_make(seeds_db):
 
 def test_every_excerpt_is_its_offsets_in_the_ruling(seeds_db):
     texts = {row["id"]: row["text"] for row in seeds_db["rulings"].rows}
-    findings = check.run_checks(seeds_db).findings
+    findings = run_checks(seeds_db).findings
     assert findings
     for f in findings:
         assert f.check in CHECKS and f.severity in ("error", "warning", "info")
@@ -100,7 +111,7 @@ def test_every_excerpt_is_its_offsets_in_the_ruling(seeds_db):
 
 
 def test_clean_text_has_no_error(clean_db):
-    report = check.run_checks(clean_db)
+    report = run_checks(clean_db)
     assert not [f for f in report.findings if f.severity == "error"]
     assert report.exit_status == 0
     assert not _by(report, "untranslated-fragment")
@@ -109,8 +120,8 @@ def test_clean_text_has_no_error(clean_db):
 def test_build_stage_stores_findings_without_failing(seeds_db):
     rows = list(seeds_db["findings"].rows)
     assert {r["severity"] for r in rows} >= {"error", "warning"}
-    stored = check.findings(seeds_db)
-    assert len(stored) == len(check.run_checks(seeds_db).findings)
+    stored = stored_findings(seeds_db)
+    assert len(stored) == len(run_checks(seeds_db).findings)
     assert {"check", "severity", "lang", "group", "card", "message", "excerpt", "start", "end",
             "ruling", "accepted"} <= set(stored[0])
     groups = {row["id"] for row in seeds_db["groups"].rows}
@@ -120,7 +131,7 @@ def test_build_stage_stores_findings_without_failing(seeds_db):
 # -- injected defects, one text changed in an aligned group of real seed texts ---------------
 
 def _group(seeds_db, needle: str) -> list[Member]:
-    corpus = check.load_corpus(seeds_db)
+    corpus = load_corpus(seeds_db)
     group = next(g for g in corpus.groups if any(needle in m.text for m in g.members))
     return group.members
 
@@ -130,7 +141,7 @@ def _check_changed(seeds_db, needle, lang, change) -> list:
     changed = [Member(m.id, m.lang, m.card, change(m.text) if m.lang == lang else m.text,
                       m.group, m.source) for m in members]
     assert changed != members
-    report = check.check_corpus(Corpus([Group("g", changed)], load_glossary()))
+    report = check_corpus(Corpus([Group("g", changed)], load_glossary()))
     return report.findings
 
 
@@ -182,11 +193,11 @@ def test_copied_text_and_missing_language(seeds_db):
     de = next(m for m in members if m.lang == "de")
     copied = [m if m.lang != "es" else Member(m.id, "es", m.card, de.text, m.group)
               for m in members]
-    report = check.check_corpus(Corpus([Group("g", copied)], load_glossary()))
+    report = check_corpus(Corpus([Group("g", copied)], load_glossary()))
     assert any(f.check == "duplicate-text" and f.severity == "error" for f in report.findings)
     others = [m for m in members if m.lang != "ru"]
     full = Group("full", members)
-    report = check.check_corpus(Corpus([full, Group("short", others)], load_glossary()))
+    report = check_corpus(Corpus([full, Group("short", others)], load_glossary()))
     assert [(f.group, f.lang) for f in report.findings if f.check == "missing-translation"] == [
         ("short", "ru")]
 
@@ -196,7 +207,7 @@ def test_apostrophes_mixed_within_a_language(seeds_db):
     mixed = [m if m.lang != "it" else Member(m.id, "it", m.card,
                                              m.text.replace("l'iniziativa", "l’iniziativa", 1),
                                              m.group) for m in members]
-    report = check.check_corpus(Corpus([Group("g", mixed)], load_glossary()))
+    report = check_corpus(Corpus([Group("g", mixed)], load_glossary()))
     assert [f.excerpt for f in report.findings if f.check == "apostrophe-mix"] == ["’"]
 
 
@@ -205,7 +216,7 @@ def test_apostrophes_mixed_within_a_language(seeds_db):
 def test_checks_never_raise_on_arbitrary_text(texts):
     langs = ["ru", "it", "fr", "de", "es"]
     members = [Member(f"r{i}", langs[i], "Card", text, "g") for i, text in enumerate(texts)]
-    report = check.check_corpus(Corpus([Group("g", members)], load_glossary()))
+    report = check_corpus(Corpus([Group("g", members)], load_glossary()))
     for f in (f for f in report.findings if f.ruling):
         assert members[int(f.ruling[1:])].text[f.start:f.end] == f.excerpt
 
@@ -218,7 +229,7 @@ def test_suppressions_accept_findings_and_report_stale_entries(seeds_db, tmp_pat
                     'reason = "Known; the Italian team fixes it in the next release."\n\n'
                     '[[accept]]\ncheck = "duplicate-text"\nreason = "nothing to accept"\n',
                     encoding="utf-8")
-    report = check.run_checks(seeds_db, suppressions.load(path))
+    report = run_checks(seeds_db, suppressions.load(path))
     assert report.exit_status == 0
     assert len(report.accepted) == 3
     stale = _by(report, "stale-suppression")
@@ -267,10 +278,10 @@ def test_build_finds_the_corpus_suppressions(tmp_path):
         '[[accept]]\ncheck = "name-translated"\nlang = "fr"\nexcerpt = "Entrée"\n'
         'reason = "The French team chose the printed French name."\n', encoding="utf-8")
     db = store_of(corpus, tmp_path)
-    accepted = [r for r in check.findings(db, accepted=True) if r["accepted"]]
+    accepted = [r for r in stored_findings(db, accepted=True) if r["accepted"]]
     assert [(r["check"], r["excerpt"]) for r in accepted] == [("name-translated",
                                                                 "Entrée secrète")]
-    assert not [r for r in check.findings(db) if r["check"] == "name-translated"]
+    assert not [r for r in stored_findings(db) if r["check"] == "name-translated"]
 
 
 # -- a ruling printed on many cards: checked once per text, reported for every copy ----------
@@ -280,7 +291,7 @@ def _copied_corpus(seeds_db) -> Corpus:
     duplicate), the Italian ones also with a cleaned text, and one group copied whole into
     another group (the same texts in two groups)."""
     groups = []
-    for group in check.load_corpus(seeds_db).groups:
+    for group in load_corpus(seeds_db).groups:
         members = list(group.members)
         for k in range(1, 4):
             members += [replace(m, id=f"{m.id}~{k}", card=f"{m.card} {k}", source=f"c{k}:{k}")
@@ -301,12 +312,12 @@ def test_copies_of_a_text_get_what_checking_each_copy_gives(seeds_db, monkeypatc
 
     corpus = _copied_corpus(seeds_db)
     assert any(len(copies) > 1 for g in corpus.groups for copies in g.texts)
-    found = check.check_corpus(corpus).findings
+    found = check_corpus(corpus).findings
     counts = {name: count(corpus, corpus.members) for name, count in check_update.COUNTS.items()}
     # Each member on its own: what the checks did before they shared work between copies.
     monkeypatch.setattr(Group, "texts", property(lambda g: [[m] for m in g.members]))
     alone = _copied_corpus(seeds_db)
-    assert [f.to_dict() for f in found] == [f.to_dict() for f in check.check_corpus(alone).findings]
+    assert [f.to_dict() for f in found] == [f.to_dict() for f in check_corpus(alone).findings]
     assert counts == {name: count(alone, alone.members)
                       for name, count in check_update.COUNTS.items()}
     # The copies are there: every copy of a text with a finding has it, named as itself.
@@ -321,9 +332,9 @@ def test_each_text_is_checked_once(seeds_db, monkeypatch):
 
     corpus = _copied_corpus(seeds_db)
     calls = []
-    real = fragments._fragments
-    monkeypatch.setattr(fragments, "_fragments",
+    real = fragments.text_findings
+    monkeypatch.setattr(fragments, "text_findings",
                         lambda c, others, m: calls.append((m.group, m.text)) or real(c, others, m))
-    check.check_corpus(corpus)
+    check_corpus(corpus)
     texts = [(g.id, m.text) for g in corpus.groups for m in g.members if m.lang != "en"]
     assert sorted(calls) == sorted(set(texts)) and len(calls) < len(texts)

@@ -370,8 +370,8 @@ def shared(tmp_path, monkeypatch):
     real_check = check_update.update
     monkeypatch.setattr(check_update, "update", lambda *a: updates.append(
         ("check", real_check(*a))) or updates[-1][1])
-    real_members = check_update._card_members
-    monkeypatch.setattr(check_update, "_card_members",
+    real_members = check_update.members_of_cards
+    monkeypatch.setattr(check_update, "members_of_cards",
                         lambda db, cards: checked.append(sorted(cards)) or real_members(db, cards))
     return tmp_path, updates, checked
 

@@ -47,7 +47,7 @@ class Finding:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def moved(self, member: "Member") -> "Finding":
+    def moved(self, member: Member) -> Finding:
         """The same finding in ``member``, a copy of this finding's text (same language)."""
         return replace(self, group=member.group, card=member.card, ruling=member.id,
                        source=member.source)

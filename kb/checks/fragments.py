@@ -70,10 +70,12 @@ def classify(word: str, lang: str) -> str:
 
 def check(corpus: Corpus):
     return per_text(corpus, lambda group, member: () if member.lang == "en" else
-                    _fragments(corpus, group.others(member), member))
+                    text_findings(corpus, group.others(member), member))
 
 
-def _fragments(corpus: Corpus, others: list[Member], member: Member):
+def text_findings(corpus: Corpus, others: list[Member], member: Member):
+    """The findings of ``member``'s text: English fragments and names, but for a span most of
+    its translations ``others`` hold too (a name kept on purpose everywhere)."""
     key = ("fragment-runs", member.lang, member.text)
     if key not in corpus.cache:  # a ruling shared by many cards is analysed once
         corpus.cache[key] = list(_runs(member, _kept_spans(corpus, member)))

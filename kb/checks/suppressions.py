@@ -23,6 +23,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from kb.checks.families import CHECKS
 from kb.errors import KbError, Problem
 
 FILE_NAME = "suppressions.toml"
@@ -61,7 +62,7 @@ def load(path: str | Path) -> list[Suppression]:
                                f"not valid TOML: {exc}")]) from None
     extra = set(data) - {"accept"}
     if extra:
-        raise KbError([Problem(str(path), 0, f"unknown table {sorted(extra)[0]!r} "
+        raise KbError([Problem(str(path), 0, f"unknown table {min(extra)!r} "
                                              f"(only [[accept]] entries)")])
     entries = data.get("accept", [])
     if not isinstance(entries, list):
@@ -78,8 +79,6 @@ def _entry(path: Path, number: int, raw) -> Suppression:
 
 
 def _problem(raw) -> str | None:
-    from kb.checks import CHECKS
-
     if not isinstance(raw, dict):
         return "not a table"
     unknown = sorted(set(raw) - set(FIELDS) - {"reason"})
@@ -107,3 +106,12 @@ def discover(paths) -> list[Path]:
                 found.append(candidate / FILE_NAME)
                 break
     return list(dict.fromkeys(found))
+
+
+def for_store(db) -> list[Path]:
+    """Suppressions files next to the sources this store (a ``sqlite_utils.Database``) was
+    built from, if they still exist: what ``kb check`` applies unless told which files."""
+    if "sources" not in db.table_names():
+        return []
+    paths = [Path(row["path"]) for row in db["sources"].rows]
+    return discover([p for p in paths if p.exists()])

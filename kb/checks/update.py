@@ -24,9 +24,14 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb import store
-from kb.checks import FAMILIES, coverage, punctuation, terms
+from kb import align, store
+from kb.checks import coverage, fragments, punctuation, terms
+from kb.checks.families import FAMILIES
 from kb.checks.findings import Corpus, Finding
+from kb.checks.load import aligned_groups, lang_order, member_of_row
+from kb.checks.load import glossary as load_glossary
+from kb.checks.run import dedupe, stale
+from kb.checks.table import FIELDS, TABLE, row
 
 STATE = "check_state"
 #: In the build folder: the word frequencies the checks looked up (a cache, not output).
@@ -43,15 +48,13 @@ def store_state(db: sqlite_utils.Database, corpus: Corpus, accepted) -> None:
     """Keep a full check's corpus-wide counts and suppressions for the next build."""
     for name, count in COUNTS.items():
         if name != "term-usage" or corpus.glossary is not None:
-            corpus.total(name, lambda: count(corpus, corpus.members))
+            corpus.total(name, lambda count=count: count(corpus, corpus.members))
     corpus.total("languages", lambda: sorted(corpus.languages))
     _write_state(db, corpus.totals, accepted)
 
 
 def save_frequencies(folder: Path) -> None:
     """Write the word frequencies the checks looked up, for the next build (a cache)."""
-    from kb.checks import fragments
-
     rows = sorted([word, lang, value] for (word, lang), value in fragments.FREQUENCIES.items())
     (folder / FREQUENCIES_FILE).write_text(json.dumps(rows, ensure_ascii=False),
                                            encoding="utf-8")
@@ -59,8 +62,6 @@ def save_frequencies(folder: Path) -> None:
 
 def load_frequencies(folder: Path) -> None:
     """Take the word frequencies a previous build looked up (if it saved them)."""
-    from kb.checks import fragments
-
     try:
         rows = json.loads((folder / FREQUENCIES_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -112,16 +113,14 @@ def effective(totals: dict, glossary) -> list:
 
 def update(ctx, accepted, changed_groups: set[str]) -> bool:
     """Check the changed groups again; False (nothing written) when it cannot be exact."""
-    from kb.checks import stage as check
-
     db = ctx.db
     state = _read_state(db)
     previous = ctx.extra.get("previous")
-    if (state is None or check.TABLE not in db.table_names() or previous is None
+    if (state is None or TABLE not in db.table_names() or previous is None
             or state["suppressions"] != _suppression_key(accepted)):
         return False
     sources = sorted(ctx.extra.get("changed_sources") or ())
-    glossary = check._glossary()
+    glossary = load_glossary()
     scratch = Corpus(groups=[], glossary=glossary)
     old_members = _members_of(_previous_rows(previous / "rulings.db", sources))
     new_members = _members_of(_rows(db, "r.source", sources))
@@ -148,9 +147,7 @@ def update(ctx, accepted, changed_groups: set[str]) -> bool:
 
 def _twice_cards(db) -> set[tuple[str, str]]:
     """(lang, card) of the stored "entered twice" findings."""
-    from kb.checks import stage as check
-
-    return {tuple(r) for r in db.execute(f"SELECT DISTINCT lang, card FROM {check.TABLE} WHERE "
+    return {tuple(r) for r in db.execute(f"SELECT DISTINCT lang, card FROM {TABLE} WHERE "
                                          f"[check] = 'duplicate-text' AND severity = 'warning'")}
 
 
@@ -174,63 +171,50 @@ def _moved_cards(db, previous: Path, cards: set[tuple[str, str]]) -> set[tuple[s
 
 def _check_groups(db, ids: list[str], glossary, totals: dict, accepted,
                   cards: set[tuple[str, str]]) -> None:
-    from kb.checks import stage as check
-
-    groups = check.aligned_groups(db, ids)
+    groups = aligned_groups(db, ids)
     corpus = Corpus(groups=groups, glossary=glossary, totals=dict(totals), partial=True)
     found = [f for family in FAMILIES for f in family.check(corpus)]
     # Texts entered twice: over the cards whose rulings or their groups changed.
-    found += list(coverage.twice(_card_members(db, cards)))
-    found = check._dedupe(found)
+    found += list(coverage.twice(members_of_cards(db, cards)))
+    found = dedupe(found)
     with db.conn:
-        _delete(db, f'DELETE FROM {check.TABLE} WHERE "group" IN {{}} AND NOT ([check] = '
+        _delete(db, f'DELETE FROM {TABLE} WHERE "group" IN {{}} AND NOT ([check] = '
                     f"'duplicate-text' AND severity = 'warning')", ids)
         # One scan for the cards' old findings (the table has no index by card).
-        twice = db.execute(f"SELECT id, lang, card FROM {check.TABLE} WHERE [check] = "
+        twice = db.execute(f"SELECT id, lang, card FROM {TABLE} WHERE [check] = "
                            f"'duplicate-text' AND severity = 'warning'").fetchall()
-        _delete(db, f"DELETE FROM {check.TABLE} WHERE id IN {{}}",
+        _delete(db, f"DELETE FROM {TABLE} WHERE id IN {{}}",
                 [fid for fid, lang, card in twice if (lang, card) in cards])
-        db.execute(f"DELETE FROM {check.TABLE} WHERE [check] = 'stale-suppression'")
+        db.execute(f"DELETE FROM {TABLE} WHERE [check] = 'stale-suppression'")
         rows = []
         for finding in found:
             rule = next((s for s in accepted if s.accepts(finding)), None)
-            rows.append(check._row(finding, rule.reason if rule else None))
-        db[check.TABLE].insert_all(rows)
-        db[check.TABLE].insert_all(check._row(f, None) for f in _stale(db, accepted))
+            rows.append(row(finding, rule.reason if rule else None))
+        db[TABLE].insert_all(rows)
+        db[TABLE].insert_all(row(f, None) for f in _stale(db, accepted))
 
 
 def _stale(db, accepted) -> list[Finding]:
     """Suppressions that accept no stored finding (the first that accepts one uses it)."""
-    from kb.checks import stage as check
-
     used: set[int] = set()
     checks = sorted({s.check for s in accepted})
-    for row in _select(db, f"SELECT {', '.join(f'[{c}]' for c in _FIELDS)} FROM {check.TABLE} "
-                           'WHERE "check" IN {}', checks):
-        finding = Finding(**dict(zip(_FIELDS, row)))
+    for values in _select(db, f"SELECT {', '.join(f'[{c}]' for c in FIELDS)} FROM {TABLE} "
+                              'WHERE "check" IN {}', checks):
+        finding = Finding(**dict(zip(FIELDS, values)))
         rule = next((i for i, s in enumerate(accepted) if s.accepts(finding)), None)
         if rule is not None:
             used.add(rule)
-    return [Finding("stale-suppression", "info", s.lang or "", s.group or "", s.card or "",
-                    f"{s.where} accepts no finding of {s.check!r}; remove it")
-            for i, s in enumerate(accepted) if i not in used]
+    return stale(accepted, used)
 
 
-_FIELDS = ("check", "severity", "lang", "group", "card", "message", "excerpt", "start", "end",
-           "ruling", "source")
-
-
-def _card_members(db, cards: set[tuple[str, str]]):
-    """The members of these cards (every group), in the order a full check meets them."""
-    from kb import align
-    from kb.checks import stage as check
-
+def members_of_cards(db, cards: set[tuple[str, str]]):
+    """The members of these (lang, card) pairs (every group), in the order a full check meets
+    them: where texts entered twice are looked for again."""
     ids = sorted(store.card_id(lang, name) for lang, name in cards)
     rows = _rows(db, "r.card_id", ids)
-    rows.sort(key=lambda r: (align.id_order(r["group_id"]),
-                             align._lang_order(r["lang"]), r["card"], r["source"],
-                             r["position"]))
-    return [check._member(r, r["group_id"]) for r in rows]
+    rows.sort(key=lambda r: (align.id_order(r["group_id"]), lang_order(r["lang"]), r["card"],
+                             r["source"], r["position"]))
+    return [member_of_row(r, r["group_id"]) for r in rows]
 
 
 def _rows(db, column: str, values: list[str]) -> list[dict]:
@@ -255,9 +239,7 @@ def _previous_rows(path, sources: list[str]) -> list[dict]:
 
 
 def _members_of(rows: list[dict]):
-    from kb.checks import stage as check
-
-    return [check._member(r, r.get("group_id") or "") for r in rows]
+    return [member_of_row(r, r.get("group_id") or "") for r in rows]
 
 
 def _select(db, sql: str, values: list) -> list:
