@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from kb import align, store
+from kb.align import scoring as align_scoring
+from kb.align import units as align_units
 from kb.corpus import parse
 from kb.reference.glossary import load as load_glossary
 
@@ -54,7 +56,7 @@ def test_seeds_make_ten_groups_of_five_languages(seed_groups):
         assert sorted(langs) == sorted(["ru", "it", "fr", "de", "es"])
         # The seed files list the rulings in the same order: a group is one position.
         assert len({m.ruling["position"] for m in group.memberships}) == 1
-        assert all(m.score is not None and m.score > align.WEAK and not m.weak
+        assert all(m.score is not None and m.score > align_scoring.WEAK and not m.weak
                    for m in group.memberships)
 
 
@@ -63,7 +65,7 @@ def test_group_ids_are_rule_and_fingerprint_and_unique(seed_groups):
     assert len(set(ids)) == 10
     for group in seed_groups:
         rule, fingerprint = group.id.rsplit("-", 1)
-        assert fingerprint == group.fingerprint == align.fingerprint(group.signature)
+        assert fingerprint == group.fingerprint == align_units.fingerprint(group.signature)
         assert rule[0].isdigit()
 
 
@@ -230,7 +232,7 @@ def numbered_cards(tmp_path: Path, cards: int) -> list[Path]:
 def test_blocking_keys_give_the_all_pairs_grouping(tmp_path, monkeypatch):
     _, rows = stored_rows(tmp_path, numbered_cards(tmp_path, 6))
     every_pair = partition(align.align(rows))
-    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)  # force the blocked path
+    monkeypatch.setattr(align_scoring, "ALL_PAIRS_LIMIT", 0)  # force the blocked path
     blocked = align.align(rows)
     assert partition(blocked) == every_pair
     # 7 shared rulings + 3 per card, each in the four languages of the files.
@@ -242,10 +244,10 @@ def test_blocking_keys_give_the_all_pairs_grouping(tmp_path, monkeypatch):
 
 def test_candidate_pairs_keep_every_same_number_pair_and_skip_most_others(tmp_path, monkeypatch):
     _, rows = stored_rows(tmp_path, numbered_cards(tmp_path, 5))
-    units = align.make_units(rows, load_glossary())
-    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
-    monkeypatch.setattr(align, "KEY_LIMIT", 12)
-    pairs = align.candidate_pairs(units)
+    units = align_units.make_units(rows, load_glossary())
+    monkeypatch.setattr(align_scoring, "ALL_PAIRS_LIMIT", 0)
+    monkeypatch.setattr(align_scoring, "KEY_LIMIT", 12)
+    pairs = align_scoring.candidate_pairs(units)
     assert all(units[i].lang != units[j].lang and i < j for i, j in pairs)
     # A card's numbered units are all proposed with each other...
     numbered = [i for i, u in enumerate(units) if u.numbers]
@@ -287,9 +289,9 @@ def test_a_units_score_does_not_depend_on_how_its_concept_set_was_built():
             for i, (lang, text) in enumerate([
                 ("fr", "Un joueur qui a l’initiative peut la prendre à nouveau."),
                 ("it", "Un giocatore che ha l'iniziativa può prenderla di nuovo.")])]
-    units = align.make_units(rows, load_glossary())
-    scorer = align.Scorer(units)
-    rebuilt = [align.Unit.from_features(u.lang, u.key, u.features(), u.bucket) for u in units]
+    units = align_units.make_units(rows, load_glossary())
+    scorer = align_scoring.Scorer(units)
+    rebuilt = [align_units.Unit.from_features(u.lang, u.key, u.features(), u.bucket) for u in units]
     rebuilt[0].concepts = frozenset(reversed(sorted(rebuilt[0].concepts)))
-    assert scorer.value(*units) == align.Scorer.with_statistics(
+    assert scorer.value(*units) == align_scoring.Scorer.with_statistics(
         scorer.weights, scorer.lang_length).value(*rebuilt) > 0

@@ -16,7 +16,7 @@ from kb.core import scenario
 from kb.reference.glossary import load as load_glossary
 from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 
-CORE = Path(et.__file__).resolve().parent / "core"
+CORE = Path(et.__file__).resolve().parent.parent / "core"
 
 
 def _constants(node) -> set[str]:

@@ -12,11 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-
-from kb.pipeline.build import build
-from kb.site.paths import slug
 from test_incremental import ROOT, edit, files, linked_copy, rows
 from test_search import stored_documents
+
+from kb.align import scoring as align_scoring
+from kb.align import units as align_units
+from kb.pipeline.build import build
+from kb.site.paths import slug
 
 #: Not compared: the site stage's own bookkeeping (page digests; its pages are compared byte
 #: for byte), and the build key (a hash of the code, which others may edit during the test).
@@ -55,12 +57,11 @@ def steady_build_key(monkeypatch) -> None:
 @pytest.fixture()
 def blocked(tmp_path, monkeypatch):
     """The ``project`` corpus, aligned by blocking keys, built once; records updates."""
-    from kb import align
-    from kb.checks import update as check_update
     from kb.align import update as realign
+    from kb.checks import update as check_update
     from kb.pipeline import build as kb_build
 
-    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    monkeypatch.setattr(align_scoring, "ALL_PAIRS_LIMIT", 0)
     # The spies below see only this process: the checks must not run in a forked child.
     monkeypatch.setattr(kb_build, "ALONGSIDE", {})
     steady_build_key(monkeypatch)
@@ -150,8 +151,8 @@ def test_moved_concept_weights_rescore_only_the_texts_holding_them(blocked, monk
     blocked, updates = blocked
     monkeypatch.setattr(realign, "RESCORE_SHARE", 1.0)  # few texts here: most hold one
     moved = []
-    real = realign._moved
-    monkeypatch.setattr(realign, "_moved", lambda *a: moved.append(real(*a)) or moved[-1])
+    real = realign.moved_concepts
+    monkeypatch.setattr(realign, "moved_concepts", lambda *a: moved.append(real(*a)) or moved[-1])
     # Same length, so the usual lengths stay; "turn order" is no longer found in this text.
     edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "ordine di turno",
          "ordine di turnx")
@@ -209,11 +210,10 @@ def test_a_ruling_changed_to_another_cards_text_moves_it(blocked):
 def test_checks_with_suppressions_give_the_full_builds_findings(tmp_path, monkeypatch):
     """Accepted findings stay accepted, and a suppression that accepts nothing any more is
     reported stale, after an update that checked only the changed groups."""
-    from kb import align
     from kb.checks import update as check_update
     from kb.pipeline import build as kb_build
 
-    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    monkeypatch.setattr(align_scoring, "ALL_PAIRS_LIMIT", 0)
     # The spies below see only this process: the checks must not run in a forked child.
     monkeypatch.setattr(kb_build, "ALONGSIDE", {})
     steady_build_key(monkeypatch)
@@ -343,12 +343,11 @@ def gone_page_gives_up_the_plan(project: Path, plans: list) -> None:
 def shared(tmp_path, monkeypatch):
     """Every seed file printed on four more cards (so each seed ruling is a group of copies),
     one of them with a ruling entered twice; built once; records the updates."""
-    from kb import align
-    from kb.checks import update as check_update
     from kb.align import update as realign
+    from kb.checks import update as check_update
     from kb.pipeline import build as kb_build
 
-    monkeypatch.setattr(align, "ALL_PAIRS_LIMIT", 0)
+    monkeypatch.setattr(align_scoring, "ALL_PAIRS_LIMIT", 0)
     monkeypatch.setattr(realign, "RESCORE_SHARE", 1.0)  # few texts: most hold every concept
     # The spies below see only this process: the checks must not run in a forked child.
     monkeypatch.setattr(kb_build, "ALONGSIDE", {})
@@ -413,12 +412,11 @@ def test_an_edited_copy_of_a_shared_ruling_leaves_the_others_their_id(shared, mo
     kept: the corpus statistics stay), chosen so that the edited copy's key sorts before every
     key of the others: it becomes a twin group of its own, and the four other cards' group
     (the larger) keeps its id, in the update as in a full build."""
-    from kb import align
 
     folder, updates, _ = shared
     # In this small corpus one more French text moves the usual lengths (a median), which
     # would align everything; here every language's usual length is the same, in both builds.
-    monkeypatch.setattr(align, "usual_lengths", lambda lengths: {lang: 1.0 for lang in lengths})
+    monkeypatch.setattr(align_scoring, "usual_lengths", lambda lengths: {lang: 1.0 for lang in lengths})
     build(["rulings"], "out", reuse=False)
     updates.clear()
     path = folder / "rulings" / "fr-chasseur-vengeur-4.txt"
@@ -432,7 +430,7 @@ def test_an_edited_copy_of_a_shared_ruling_leaves_the_others_their_id(shared, mo
     stem = text.rstrip(".")[:-2]  # the last two letters of the last word change
     edited = next(t for t in (f"{stem}{a}{b}{text[len(stem) + 2:]}" for a in "bcdfghjklmnpqrstvwxz"
                               for b in "bcdfghjklmnpqrstvwxz")
-                  if align._digest(f"fr\n{align.normalize(t)}\n0") < first)
+                  if align_units.digest(f"fr\n{align_units.normalize(t)}\n0") < first)
     edit(path, text, edited)
     build(["rulings"], "out")
     assert updates[0] is not None

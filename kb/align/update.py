@@ -1,7 +1,7 @@
 """Incremental alignment: update the previous build's groups after some ruling files changed.
 
 A full alignment (:func:`kb.align.align_all`) also stores what this module needs to update it
-(:func:`store_state`): each unit's features, blocking keys, component and group
+(:func:`kb.align.state.store_state`): each unit's features, blocking keys, component and group
 (``align_units``, ``unit_keys``), which rulings it holds (``unit_rulings``), and the corpus
 statistics the scorer uses (``align_state``: the number of units and each concept's document
 frequency, and the languages' usual lengths).
@@ -29,177 +29,20 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 
 import sqlite_utils
 
-from kb import align, store
-from kb.align import Aligned, Unit
+from kb import store
+from kb.align import clustering, memberships, scoring
+from kb.align import state as align_state
+from kb.align import units as align_units
+from kb.align.units import Aligned, Unit
+from kb.reference import cards
 
-STATE_TABLES = ("align_units", "unit_keys", "unit_rulings", "align_state")
 _SUFFIX = re.compile(r"-[0-9a-f]{12}$")
 
-
-# -- the stored state --------------------------------------------------------------------------
-
-def create_schema(db: sqlite_utils.Database) -> None:
-    tables = set(db.table_names())
-    if "align_units" not in tables:
-        db["align_units"].create({"key": str, "lang": str, "bucket": str, "features": str,
-                                  "length": int, "residual": int, "component": str,
-                                  "group_id": str}, pk="key")
-        for column in ("bucket", "component", "group_id"):
-            db["align_units"].create_index([column])
-    if "unit_keys" not in tables:
-        db["unit_keys"].create({"block": str, "unit": str}, pk=("block", "unit"))
-        db["unit_keys"].create_index(["unit"])
-    if "unit_rulings" not in tables:
-        db["unit_rulings"].create({"ruling_id": str, "unit": str, "source": str}, pk="ruling_id")
-        db["unit_rulings"].create_index(["unit"])
-        db["unit_rulings"].create_index(["source"])
-    if "align_state" not in tables:
-        db["align_state"].create({"name": str, "value": str}, pk="name")
-
-
-def store_state(db: sqlite_utils.Database, alignment: align.Alignment) -> None:
-    """Replace the state tables' rows with a full alignment's."""
-    create_schema(db)
-    units = alignment.units
-    postings = align.block_postings(units)
-    keyed = {i for members in postings.values() if len(members) <= align.KEY_LIMIT
-             for i in members}
-    component = {}
-    for members in alignment.components:
-        first = min(units[i].key for i in members)
-        for i in members:
-            component[units[i].key] = first
-    group_of = {u.key: g.id for g in alignment.groups for u in g.units}
-    with db.conn:
-        for table in STATE_TABLES:
-            db.execute(f"DELETE FROM [{table}]")
-        _insert_units(db, [(u, int(i not in keyed), component[u.key], group_of[u.key])
-                           for i, u in enumerate(units)])
-        _insert_keys(db, units)
-        _insert_rulings(db, units)
-        df = Counter(c for u in units for c in u.concepts)
-        _write_state(db, len(units), dict(df), alignment.scorer.lang_length)
-
-
-def _insert_units(db, rows) -> None:
-    db.conn.executemany(
-        "INSERT OR REPLACE INTO align_units (key, lang, bucket, features, length, residual, "
-        "component, group_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ((u.key, u.lang, u.bucket, u.features(), u.length, residual, comp, gid)
-         for u, residual, comp, gid in rows))
-
-
-def _insert_keys(db, units) -> None:
-    db.conn.executemany("INSERT OR REPLACE INTO unit_keys (block, unit) VALUES (?, ?)",
-                        ((k, u.key) for u in units for k in align.block_keys(u)))
-
-
-def _insert_rulings(db, units) -> None:
-    db.conn.executemany("INSERT OR REPLACE INTO unit_rulings (ruling_id, unit, source) "
-                        "VALUES (?, ?, ?)",
-                        ((r["id"], u.key, r["source"]) for u in units for r in u.rulings))
-
-
-def _write_state(db, n: int, df: dict[str, int], lang_length: dict[str, float]) -> None:
-    db.conn.executemany(
-        "INSERT OR REPLACE INTO align_state (name, value) VALUES (?, ?)",
-        [("n", str(n)), ("df", json.dumps(df, sort_keys=True)),
-         ("lang_length", json.dumps(lang_length, sort_keys=True))])
-
-
-def _in(values) -> str:
-    return f"({', '.join('?' * len(values))})"
-
-
-def _dicts(db, sql: str, values) -> list[dict]:
-    """:func:`_query`, rows as dicts."""
-    out = []
-    for chunk in store.chunks(values):
-        out += [dict(r) for r in db.query(sql.format(_in(chunk)), chunk)]
-    return out
-
-
-def _query(db, sql: str, values, *extra) -> list:
-    """``sql`` with one ``IN {}`` placeholder run over ``values`` in chunks."""
-    out = []
-    for chunk in store.chunks(values):
-        out += db.execute(sql.format(_in(chunk)), [*chunk, *extra]).fetchall()
-    return out
-
-
-# -- the update --------------------------------------------------------------------------------
-
-class _Index:
-    """The current units, their blocking keys, components and groups, read from the store."""
-
-    def __init__(self, db, scorer: align.Scorer):
-        self.db, self.scorer = db, scorer
-        self.cache: dict[str, Unit] = {}
-        self.sizes: dict[str, int] = {}
-        self.rows: dict[str, tuple] = {}  # key -> (residual, component, group_id)
-        self._residual: list[str] | None = None
-
-    def load(self, keys) -> dict[str, Unit]:
-        missing = [k for k in keys if k not in self.cache]
-        for key, lang, bucket, features, residual, comp, gid in _query(
-                self.db, "SELECT key, lang, bucket, features, residual, component, group_id "
-                "FROM align_units WHERE key IN {}", missing):
-            self.cache[key] = Unit.from_features(lang, key, features, bucket)
-            self.rows[key] = (residual, comp, gid)
-        return {k: self.cache[k] for k in keys}
-
-    def active(self, block: str) -> bool:
-        if block not in self.sizes:
-            self.sizes[block] = self.db.execute(
-                "SELECT COUNT(*) FROM unit_keys WHERE block = ?", [block]).fetchone()[0]
-        return self.sizes[block] <= align.KEY_LIMIT
-
-    def partners(self, unit: Unit) -> set[str]:
-        """Keys of the units a full alignment pairs ``unit`` with by blocking keys."""
-        blocks = [b for b in align.block_keys(unit) if self.active(b)]
-        if not blocks:
-            if self._residual is None:
-                self._residual = [k for (k,) in self.db.execute(
-                    "SELECT key FROM align_units WHERE residual = 1")]
-            found = set(self._residual)
-        else:
-            found = {k for (k,) in _query(self.db, "SELECT unit FROM unit_keys WHERE block IN {}",
-                                          blocks)}
-        found.discard(unit.key)
-        return {k for k, u in self.load(found).items() if u.lang != unit.lang}
-
-    def component(self, comp: str) -> list[str]:
-        return [k for (k,) in self.db.execute(
-            "SELECT key FROM align_units WHERE component = ?", [comp])]
-
-    def group_units(self, gids) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for key, gid in _query(self.db, "SELECT key, group_id FROM align_units "
-                                        "WHERE group_id IN {}", list(gids)):
-            out.setdefault(gid, []).append(key)
-        return out
-
-
-def _corpus_statistics(db, buckets_old: dict, added: list[Unit], removed: list[Unit]):
-    """(n, df, lang_length) after replacing ``removed`` units by ``added`` ones."""
-    state = dict(db.execute("SELECT name, value FROM align_state").fetchall())
-    n = int(state["n"]) - len(removed) + len(added)
-    df = Counter(json.loads(state["df"]))
-    df.subtract(c for u in removed for c in u.concepts)
-    df.update(c for u in added for c in u.concepts)
-    lengths: dict[str, list[int]] = {}
-    gone = {u.key for u in removed}
-    for key, lang, length in db.execute("SELECT key, lang, length FROM align_units"):
-        if key not in gone:
-            lengths.setdefault(lang, []).append(length)
-    for unit in added:
-        lengths.setdefault(unit.lang, []).append(unit.length)
-    return state, n, {c: d for c, d in df.items() if d > 0}, align.usual_lengths(lengths)
 
 
 def _cannot(reason: str) -> None:
@@ -220,7 +63,7 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     ids of the groups whose rows (or whose rulings' rows) changed, were added or went; None
     when this cannot be done exactly (then nothing was written).
     """
-    if not set(STATE_TABLES) <= set(db.table_names()) or "groups" not in db.table_names():
+    if not set(align_state.STATE_TABLES) <= set(db.table_names()) or "groups" not in db.table_names():
         return None
     changed_set, changed = set(changed), sorted(changed)
     new_rows, old, rebuilt = _rebuild(db, changed, glossary)
@@ -231,7 +74,7 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     same = [u for k, u in rebuilt.items() if k in old and old[k][2] == u.features()]
     before = _previous_rulings(previous, changed)
     was = {}
-    for key, rid in _query(db, "SELECT unit, ruling_id FROM unit_rulings WHERE unit IN {}",
+    for key, rid in align_state.query(db, "SELECT unit, ruling_id FROM unit_rulings WHERE unit IN {}",
                            [u.key for u in same]):
         was.setdefault(key, set()).add(rid)
     # A unit whose rulings are all as they were (a file changed elsewhere) changes no group.
@@ -240,12 +83,12 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
                       for r in u.rulings)]
 
     # 2. Exact only if the scorer's statistics and the blocking keys' states are unchanged.
-    state, n, df, lang_length = _corpus_statistics(db, old, added, removed)
+    state, n, df, lang_length = align_state.corpus_statistics(db, old, added, removed)
     old_n = int(state["n"])
-    if min(n, old_n) <= align.ALL_PAIRS_LIMIT:
+    if min(n, old_n) <= scoring.ALL_PAIRS_LIMIT:
         return _cannot("small corpus: every pair is scored")
-    weights = align.Scorer.corpus_weights(n, df)
-    rescored = _holding(db, _moved(weights, align.Scorer.corpus_weights(
+    weights = scoring.Scorer.corpus_weights(n, df)
+    rescored = _holding(db, moved_concepts(weights, scoring.Scorer.corpus_weights(
         old_n, json.loads(state["df"]))), {u.key for u in added + removed})
     if len(rescored) > n * RESCORE_SHARE:
         return _cannot(f"concept weights changed for {len(rescored)} texts")
@@ -253,16 +96,16 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
         return _cannot("usual lengths changed")
     delta: Counter = Counter()
     for unit in added:
-        delta.update(align.block_keys(unit))
+        delta.update(scoring.block_keys(unit))
     for unit in removed:
-        delta.subtract(align.block_keys(unit))
+        delta.subtract(scoring.block_keys(unit))
     blocks = [b for b, d in delta.items() if d]
-    sizes = dict(_query(db, "SELECT block, COUNT(*) FROM unit_keys WHERE block IN {} "
+    sizes = dict(align_state.query(db, "SELECT block, COUNT(*) FROM unit_keys WHERE block IN {} "
                             "GROUP BY block", blocks))
-    if any((sizes.get(b, 0) <= align.KEY_LIMIT) != (sizes.get(b, 0) + delta[b] <= align.KEY_LIMIT)
+    if any((sizes.get(b, 0) <= scoring.KEY_LIMIT) != (sizes.get(b, 0) + delta[b] <= scoring.KEY_LIMIT)
            for b in blocks):
         return _cannot("a blocking key crossed its limit")
-    scorer = align.Scorer.with_statistics(weights, lang_length)
+    scorer = scoring.Scorer.with_statistics(weights, lang_length)
     return _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
                   n, df, rescored)
 
@@ -271,7 +114,7 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
 RESCORE_SHARE = 0.25
 
 
-def _moved(weights: dict[str, float], before: dict[str, float]) -> set[str]:
+def moved_concepts(weights: dict[str, float], before: dict[str, float]) -> set[str]:
     return {c for c in weights.keys() | before.keys() if weights.get(c) != before.get(c)}
 
 
@@ -291,24 +134,24 @@ def _rebuild(db, changed: list[str], glossary) -> tuple[list[dict], dict, dict[s
     """(the changed files' rulings, {key: stored row} of the units of the (language, text)
     buckets they were or are in, {key: unit} of those buckets rebuilt from the store)."""
     changed_set = set(changed)
-    new_rows = _dicts(db, "SELECT * FROM rulings WHERE source IN {}", changed)
-    old_touched = {k for (k,) in _query(db, "SELECT DISTINCT unit FROM unit_rulings "
+    new_rows = align_state.dicts(db, "SELECT * FROM rulings WHERE source IN {}", changed)
+    old_touched = {k for (k,) in align_state.query(db, "SELECT DISTINCT unit FROM unit_rulings "
                                             "WHERE source IN {}", changed)}
-    buckets = {align._digest(f"{r['lang']}\n{align.normalize(r['text'])}") for r in new_rows}
-    buckets |= {b for (b,) in _query(db, "SELECT bucket FROM align_units WHERE key IN {}",
+    buckets = {align_units.digest(f"{r['lang']}\n{align_units.normalize(r['text'])}") for r in new_rows}
+    buckets |= {b for (b,) in align_state.query(db, "SELECT bucket FROM align_units WHERE key IN {}",
                                      old_touched)}
     old = {key: (lang, bucket, features, comp, gid) for key, lang, bucket, features, comp, gid
-           in _query(db, "SELECT key, lang, bucket, features, component, group_id "
+           in align_state.query(db, "SELECT key, lang, bucket, features, component, group_id "
                          "FROM align_units WHERE bucket IN {}", buckets)}
-    kept_ids = [rid for (rid,) in _query(
+    kept_ids = [rid for (rid,) in align_state.query(
         db, "SELECT ruling_id FROM unit_rulings WHERE unit IN {}", list(old))
         if rid.rpartition("#")[0] not in changed_set]
-    rows = [r for r in _dicts(db, "SELECT * FROM rulings WHERE id IN {}", kept_ids)
+    rows = [r for r in align_state.dicts(db, "SELECT * FROM rulings WHERE id IN {}", kept_ids)
             if r["source"] not in changed_set] + new_rows
     sources = sorted({r["source"] for r in rows})
-    by_file = dict(_query(db, "SELECT source, MAX(position) FROM rulings WHERE source IN {} "
+    by_file = dict(align_state.query(db, "SELECT source, MAX(position) FROM rulings WHERE source IN {} "
                               "GROUP BY source", sources))
-    rebuilt = {u.key: u for u in align.make_units(rows, glossary, by_file)} if rows else {}
+    rebuilt = {u.key: u for u in align_units.make_units(rows, glossary, by_file)} if rows else {}
     return new_rows, old, rebuilt
 
 
@@ -318,23 +161,23 @@ def _previous_rulings(path: Path | None, sources: list[str]) -> dict[str, dict] 
         return None
     with store.read_only(path) as conn:
         return {r["id"]: dict(r) for chunk in store.chunks(sources) for r in conn.execute(
-            f"SELECT * FROM rulings WHERE source IN {_in(chunk)}", chunk)}
+            f"SELECT * FROM rulings WHERE source IN {align_state.placeholders(chunk)}", chunk)}
 
 
 def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
            n, df, rescored: list[str]) -> set[str]:
-    index = _Index(db, scorer)
+    index = align_state.Index(db, scorer)
     removed_keys = {u.key for u in removed}
     added_keys = {u.key for u in added}
     with db.conn:
         # The units as they are now: removed ones out, added ones in (not yet grouped).
         for chunk in store.chunks(removed_keys):
-            db.execute(f"DELETE FROM align_units WHERE key IN {_in(chunk)}", chunk)
-            db.execute(f"DELETE FROM unit_keys WHERE unit IN {_in(chunk)}", chunk)
-        _insert_keys(db, added)
-        residual = {u.key: int(not any(index.active(b) for b in align.block_keys(u)))
+            db.execute(f"DELETE FROM align_units WHERE key IN {align_state.placeholders(chunk)}", chunk)
+            db.execute(f"DELETE FROM unit_keys WHERE unit IN {align_state.placeholders(chunk)}", chunk)
+        align_state.insert_keys(db, added)
+        residual = {u.key: int(not any(index.active(b) for b in scoring.block_keys(u)))
                     for u in added}
-        _insert_units(db, [(u, residual[u.key], None, None) for u in added])
+        align_state.insert_units(db, [(u, residual[u.key], None, None) for u in added])
         for unit in added:
             index.cache[unit.key] = unit
             index.rows[unit.key] = (residual[unit.key], None, None)
@@ -351,7 +194,7 @@ def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, t
         for unit in added + moved:
             mates = [k for k in partners[unit.key] if k not in added_keys]
             for key, other in index.load(mates).items():
-                if scorer.value(unit, other) >= align.THRESHOLD:
+                if scorer.value(unit, other) >= scoring.THRESHOLD:
                     affected.add(index.rows[key][1])
         gone = {old[k][4] for k in removed_keys}
         members = set(added_keys)
@@ -364,8 +207,8 @@ def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, t
                                      partners)
 
         # 4. Groups: new ones from the re-clustered units; twins of new and gone groups renamed.
-        new_groups = align.make_groups(clusters)
-        gone_signatures = [set(json.loads(sig)) for (sig,) in _query(
+        new_groups = clustering.make_groups(clusters)
+        gone_signatures = [set(json.loads(sig)) for (sig,) in align_state.query(
             db, "SELECT signature FROM groups WHERE id IN {}", list(gone))]
         renamed = _renames(db, new_groups, gone)
         component = {k: min(comp) for comp in found for k in comp}
@@ -398,11 +241,11 @@ def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, t
         _write_groups(db, groups, written, touched - gone - set(renamed))
         _write_memberships(db, index, groups, redo)
         _write_derived(db, glossary, new_rows)
-        _write_state(db, n, df, scorer.lang_length)
+        align_state.write_state(db, n, df, scorer.lang_length)
     return gone | set(renamed) | written
 
 
-def _recluster(index: _Index, keys: list[str], partners: dict[str, set[str]]):
+def _recluster(index: align_state.Index, keys: list[str], partners: dict[str, set[str]]):
     """Clusters and components of these units, as the full clustering makes them."""
     units = [index.cache[k] for k in keys]
     position = {k: i for i, k in enumerate(keys)}
@@ -419,7 +262,7 @@ def _recluster(index: _Index, keys: list[str], partners: dict[str, set[str]]):
     for position, i in enumerate(sorted(range(len(units)), key=lambda i: units[i].key)):
         rank[i] = position
     clusters = []
-    found = align.components(len(units), scores)
+    found = clustering.components(len(units), scores)
     for comp in found:
         if len(comp) == 1:
             clusters.append(comp)
@@ -428,7 +271,7 @@ def _recluster(index: _Index, keys: list[str], partners: dict[str, set[str]]):
             for j in comp:
                 if j > i and units[i].lang != units[j].lang and j not in scores[i]:
                     scores[i][j] = scores[j][i] = index.scorer.value(units[i], units[j])
-        clusters += align._link_component(units, comp, scores, rank)
+        clusters += clustering.link_component(units, comp, scores, rank)
     return ([[units[i] for i in c] for c in sorted(clusters)],
             [[keys[i] for i in comp] for comp in found])
 
@@ -446,13 +289,13 @@ def _renames(db, new_groups: list[Aligned], gone: set[str]) -> dict[str, str]:
         ids = [gid for (gid,) in db.execute(
             "SELECT id FROM groups WHERE id = ? OR substr(id, 1, ?) = ?",
             [base, len(base) + 1, base + "-"]) if gid not in gone and group_base(gid) == base]
-        firsts = dict(_query(db, "SELECT group_id, MIN(key) FROM align_units WHERE group_id IN {}"
+        firsts = dict(align_state.query(db, "SELECT group_id, MIN(key) FROM align_units WHERE group_id IN {}"
                                  " GROUP BY group_id", ids))
-        sizes = dict(_query(db, "SELECT group_id, COUNT(*) FROM memberships WHERE group_id IN {}"
+        sizes = dict(align_state.query(db, "SELECT group_id, COUNT(*) FROM memberships WHERE group_id IN {}"
                                 " GROUP BY group_id", ids))
         mine = [g for g in new_groups if group_base(g.id) == base]
         keys = [firsts[g] for g in ids] + [min(u.key for u in g.units) for g in mine]
-        new_ids = align.twin_ids(base, keys, [sizes.get(g, 0) for g in ids]
+        new_ids = clustering.twin_ids(base, keys, [sizes.get(g, 0) for g in ids]
                                  + [sum(len(u.rulings) for u in g.units) for g in mine])
         for gid, new_id in zip(ids, new_ids):
             if gid != new_id:
@@ -462,7 +305,7 @@ def _renames(db, new_groups: list[Aligned], gone: set[str]) -> dict[str, str]:
     return renamed
 
 
-def _partial_candidates(db, index: _Index, signatures: list[set[str]]) -> set[str]:
+def _partial_candidates(db, index: align_state.Index, signatures: list[set[str]]) -> set[str]:
     """Units alone in their group whose 'partial translation of' may have changed: those
     whose concepts all are in the signature of a new or gone group."""
     if not signatures:
@@ -483,7 +326,7 @@ def delete_groups(db, ids: list[str]) -> None:
 class _Groups:
     """Groups as :class:`kb.align.Aligned`, read from the updated units on demand."""
 
-    def __init__(self, db, index: _Index, new_groups: list[Aligned]):
+    def __init__(self, db, index: align_state.Index, new_groups: list[Aligned]):
         self.db, self.index = db, index
         self.by_id = {g.id: g for g in new_groups}
 
@@ -491,8 +334,8 @@ class _Groups:
         if gid not in self.by_id:
             keys = self.index.group_units([gid]).get(gid, [])
             units = sorted(self.index.load(keys).values(), key=lambda u: u.sort_key)
-            sig = align.signature(units)
-            self.by_id[gid] = Aligned(units, sig, align.fingerprint(sig), id=gid)
+            sig = align_units.signature(units)
+            self.by_id[gid] = Aligned(units, sig, align_units.fingerprint(sig), id=gid)
         return self.by_id[gid]
 
     def of(self, key: str) -> Aligned:
@@ -508,21 +351,21 @@ class _Groups:
 def _write_rulings(db, changed: list[str], old: dict, rebuilt: list[Unit]) -> None:
     """unit_rulings follows the rebuilt units."""
     for chunk in store.chunks(changed):
-        db.execute(f"DELETE FROM unit_rulings WHERE source IN {_in(chunk)}", chunk)
+        db.execute(f"DELETE FROM unit_rulings WHERE source IN {align_state.placeholders(chunk)}", chunk)
     for chunk in store.chunks(list(old)):
-        db.execute(f"DELETE FROM unit_rulings WHERE unit IN {_in(chunk)}", chunk)
-    _insert_rulings(db, rebuilt)
+        db.execute(f"DELETE FROM unit_rulings WHERE unit IN {align_state.placeholders(chunk)}", chunk)
+    align_state.insert_rulings(db, rebuilt)
 
 
 def _write_groups(db, groups: _Groups, written: set[str], existing: set[str]) -> None:
-    sizes = dict(_query(db, "SELECT au.group_id, COUNT(*) FROM unit_rulings ur JOIN align_units "
+    sizes = dict(align_state.query(db, "SELECT au.group_id, COUNT(*) FROM unit_rulings ur JOIN align_units "
                             "au ON au.key = ur.unit WHERE au.group_id IN {} GROUP BY au.group_id",
                         sorted(written)))
     rows = []
     for gid in sorted(written):
         g = groups.get(gid)
         rows.append((g.fingerprint, json.dumps(list(g.signature)),
-                     ",".join(sorted({u.lang for u in g.units}, key=align._lang_order)),
+                     ",".join(sorted({u.lang for u in g.units}, key=align_units.lang_order)),
                      sizes.get(gid, 0), gid))
     db.conn.executemany("UPDATE groups SET fingerprint = ?, signature = ?, languages = ?, "
                         "size = ? WHERE id = ?", [r for r in rows if r[-1] in existing])
@@ -530,13 +373,13 @@ def _write_groups(db, groups: _Groups, written: set[str], existing: set[str]) ->
                         "VALUES (?, ?, ?, ?, ?)", [r for r in rows if r[-1] not in existing])
 
 
-def _with_rulings(db, index: _Index, keys) -> None:
+def _with_rulings(db, index: align_state.Index, keys) -> None:
     """Give the loaded units their ruling rows (rebuilt units have them already)."""
     missing = [k for k in keys if not index.cache[k].rulings]
     found: dict[str, list[dict]] = {}
     for chunk in store.chunks(missing):
         for row in db.query(f"SELECT ur.unit AS unit_key, r.* FROM unit_rulings ur JOIN rulings r "
-                            f"ON r.id = ur.ruling_id WHERE ur.unit IN {_in(chunk)} "
+                            f"ON r.id = ur.ruling_id WHERE ur.unit IN {align_state.placeholders(chunk)} "
                             f"ORDER BY r.source, r.position", chunk):
             row = dict(row)
             found.setdefault(row.pop("unit_key"), []).append(row)
@@ -544,11 +387,11 @@ def _with_rulings(db, index: _Index, keys) -> None:
         index.cache[key].rulings = rows
 
 
-def _write_memberships(db, index: _Index, groups: _Groups, redo: set[str]) -> None:
+def _write_memberships(db, index: align_state.Index, groups: _Groups, redo: set[str]) -> None:
     _with_rulings(db, index, redo)
     ids = [r["id"] for k in redo for r in index.cache[k].rulings]
     for chunk in store.chunks(ids):
-        db.execute(f"DELETE FROM memberships WHERE ruling_id IN {_in(chunk)}", chunk)
+        db.execute(f"DELETE FROM memberships WHERE ruling_id IN {align_state.placeholders(chunk)}", chunk)
     rows = []
     for key in sorted(redo):
         unit = index.cache[key]
@@ -562,10 +405,10 @@ def _write_memberships(db, index: _Index, groups: _Groups, redo: set[str]) -> No
             other = groups.of(k)
             if other.id != own.id:
                 rivals[other.id] = other
-        partial = ((lambda u, own=own: align.partial_of(u, own, groups.containing(u.concepts)))
+        partial = ((lambda u, own=own: memberships.partial_of(u, own, groups.containing(u.concepts)))
                    if len(own.units) == 1 else (lambda u: []))
         dumped = None
-        for m in align.unit_memberships(unit, own, index.scorer,
+        for m in memberships.unit_memberships(unit, own, index.scorer,
                                         lambda u, score=score: score.get(u.key, 0.0),
                                         list(rivals.values()), partial):
             dumped = dumped or json.dumps(m.evidence, ensure_ascii=False, sort_keys=True)
@@ -582,6 +425,6 @@ def _write_derived(db, glossary, new_rows: list[dict]) -> None:
         ((r["id"], c.concept, c.start, c.end, c.surface, c.lang) for r in new_rows
          for c in glossary.find(r["text"], r["lang"], also=("en",))))
     db["card_identities"].insert_all(
-        align.identities(db, "SELECT * FROM cards WHERE id NOT IN "
+        cards.identity_rows(db, "SELECT * FROM cards WHERE id NOT IN "
                              "(SELECT card_id FROM card_identities)"),
         pk="card_id", replace=True)

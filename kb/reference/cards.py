@@ -79,3 +79,11 @@ def identify(name: str, lang: str) -> Identity:
     index = catalog()
     found = index.get((lang, _key(name))) or index.get((None, _key(name)))
     return found or Identity(f"{lang}-{slug(name)}", None, False)
+
+
+def identity_rows(db, sql: str = "SELECT * FROM cards"):
+    """card_identities rows of the cards ``sql`` selects."""
+    for row in db.query(sql):
+        ident = identify(row["name"], row["lang"])
+        yield {"card_id": row["id"], "identity": ident.identity,
+               "english_name": ident.english_name, "known": ident.known}
