@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from kb.pipeline import file_stats
 from kb.pipeline import incremental
 from kb.pipeline.build import build
 
@@ -23,12 +22,12 @@ def project(tmp_path, monkeypatch):
     and a spy on the files whose bytes are hashed."""
     shutil.copytree(ROOT / "rulings", tmp_path / "rulings")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(file_stats, "RACY_NS", 50_000_000)
+    monkeypatch.setattr(incremental, "RACY_NS", 50_000_000)
     time.sleep(0.06)
     build(["rulings"], "out")
     read = []
-    real = incremental._hash_file
-    monkeypatch.setattr(incremental, "_hash_file", lambda path: read.append(path) or real(path))
+    real = incremental.hash_file
+    monkeypatch.setattr(incremental, "hash_file", lambda path: read.append(path) or real(path))
     time.sleep(0.06)
     return tmp_path, read
 
@@ -63,10 +62,10 @@ def test_a_file_changed_just_before_the_build_is_read_again_next_time(project):
     tmp_path, read = project
     path = tmp_path / "rulings" / "fr-chasseur-vengeur.txt"
     path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    file_stats.RACY_NS = 10 ** 12  # the edit is "just before" this build
+    incremental.RACY_NS = 10 ** 12  # the edit is "just before" this build
     build(["rulings"], "out")
     with sqlite3.connect(tmp_path / "out" / "rulings.db") as conn:
-        kept = {p for (p,) in conn.execute(f"SELECT path FROM {file_stats.TABLE}")}
+        kept = {p for (p,) in conn.execute(f"SELECT path FROM {incremental.STATS_TABLE}")}
     assert kept == set()  # nothing kept: every file of the seeds is "recent" now
     read.clear()
     assert build(["rulings"], "out") == {}  # nothing changed, but every file was read to know

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from kb.pipeline import file_stats
 from kb.pipeline import incremental
 from kb.pipeline.build import build
 
@@ -19,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Columns that measure the machine, not the data (an example's run time).
 VOLATILE = {("example_runs", "seconds")}
 #: Tables of the machine, not the data: the files' times and inodes as each build found them.
-VOLATILE_TABLES = {file_stats.TABLE}
+VOLATILE_TABLES = {incremental.STATS_TABLE}
 
 
 def rows(db_path: Path) -> dict[str, list[tuple]]:

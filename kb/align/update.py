@@ -318,9 +318,7 @@ def _partial_candidates(db, index: align_state.Index, signatures: list[set[str]]
 
 def delete_groups(db, ids: list[str]) -> None:
     """Delete these groups and every row that refers to them (memberships, links, ...)."""
-    from kb.pipeline.incremental import delete_with_dependents
-
-    delete_with_dependents(db, "groups", "id", ids)
+    store.delete_with_dependents(db, "groups", "id", ids)
 
 
 class _Groups:

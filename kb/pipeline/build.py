@@ -21,7 +21,6 @@ from pathlib import Path
 import sqlite_utils
 
 from kb import store
-from kb.pipeline import file_stats
 from kb.pipeline import forking
 from kb.pipeline import incremental
 from kb.corpus import parse
@@ -74,7 +73,7 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
     files = corpus_files(corpus or [str(DEFAULT_CORPUS)])
     key, settings = incremental.build_key(lang), incremental.settings_digest(files)
     previous = Path(out) / "rulings.db"
-    found = file_stats.scan(files)  # before any file is read: see kb.pipeline.file_stats
+    found = incremental.scan_files(files)  # before any file is read: see kb.pipeline.incremental
     hashes = (incremental.file_hashes(files, found, previous)
               if reuse and previous.is_file() else None)
     timings: dict[str, float] = {}

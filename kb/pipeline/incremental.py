@@ -11,11 +11,28 @@ the store's foreign keys) goes with it. Later stages see the changed paths in
 
 The output is the same as a full build's: stages that cannot reuse recompute, and the test
 suite compares an incremental build with a full one row by row and byte by byte.
+
+Which files changed, without reading them all: which corpus files may have changed since the previous build, without reading them all.
+
+Every build hashes its ruling files (SHA-256) to find the changed ones; at 100,000 rulings that
+is 10,000 files, read in 1.1 s when the system has not cached them (a translator's edit after a
+pause). Like git's index, a build records each file's size, modification and change times and
+inode as it found them *before* reading it (table ``source_stats``); the next build reads
+only the files whose record differs, and takes the stored hash for the others. The change
+time moves whenever a file's bytes or times are set, so a file written back with its old
+modification time is still read.
+
+A file modified within :data:`RACY_NS` before the build looked at it could be modified again
+within the same tick of the file system's clock without its times moving: its record is not
+kept, and the next build reads it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import time
+from dataclasses import dataclass
 import shutil
 import sqlite3
 from pathlib import Path
@@ -24,7 +41,6 @@ import sqlite_utils
 
 import kb
 from kb import store
-from kb.pipeline import file_stats
 
 PACKAGE = Path(kb.__file__).resolve().parent
 TEMPLATES = PACKAGE.parent / "site_templates"
@@ -95,12 +111,12 @@ def settings_digest(files: list[str]) -> str:
     return digest.hexdigest()
 
 
-def record(db: sqlite_utils.Database, key: str, settings: str, found: file_stats.Scan) -> None:
+def record(db: sqlite_utils.Database, key: str, settings: str, found: Scan) -> None:
     """Write the build key, the settings' digest and the files' records (``found``, taken as
     the build began) into the store: the last thing a build does to it."""
     db[STATE_TABLE].insert_all([{"key": "build_key", "value": key},
                                 {"key": "settings", "value": settings}], pk="key", replace=True)
-    file_stats.record(db, found)
+    record_stats(db, found)
 
 
 def changed_sources(db: sqlite_utils.Database, hashes: dict[str, str]) -> tuple[list[str], list[str]]:
@@ -112,13 +128,13 @@ def changed_sources(db: sqlite_utils.Database, hashes: dict[str, str]) -> tuple[
     return changed, removed
 
 
-def file_hashes(paths: list[str], found: file_stats.Scan | None = None,
+def file_hashes(paths: list[str], found: Scan | None = None,
                 previous: Path | None = None) -> dict[str, str]:
     """{path: sha256 of its bytes}; unreadable files are left out (the parser reports them).
 
-    With ``found`` (this build's :func:`kb.pipeline.file_stats.scan`) and the ``previous`` store, a file
+    With ``found`` (this build's :func:`scan_files`) and the ``previous`` store, a file
     whose record is the one that build kept is not read: the hash stored for it is taken."""
-    before = file_stats.known(previous) if found is not None and previous is not None else {}
+    before = known_stats(previous) if found is not None and previous is not None else {}
     out = {}
     for path in paths:
         seen = before.get(path)
@@ -126,36 +142,15 @@ def file_hashes(paths: list[str], found: file_stats.Scan | None = None,
             out[path] = seen[1]
             continue
         try:
-            out[path] = _hash_file(path)
+            out[path] = hash_file(path)
         except OSError:
             continue
     return out
 
 
-def _hash_file(path: str) -> str:
+def hash_file(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
-
-def delete_with_dependents(db: sqlite_utils.Database, table: str, column: str,
-                           values: list[str]) -> None:
-    """Delete rows of ``table`` whose ``column`` is in ``values``, and every row that refers to
-    them through a declared foreign key, recursively (children first)."""
-    if not values or table not in db.table_names():
-        return
-    for child in db.table_names():
-        for fk in db[child].foreign_keys:
-            if fk.other_table == table and child != table:
-                keys = [row[0] for row in _select(db, table, fk.other_column, column, values)]
-                delete_with_dependents(db, child, fk.column, keys)
-    for chunk in store.chunks(values):
-        db.execute(f"DELETE FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})",
-                   chunk)
-
-
-def _select(db, table: str, wanted: str, column: str, values: list[str]):
-    for chunk in store.chunks(values):
-        yield from db.execute(f"SELECT [{wanted}] FROM [{table}] WHERE [{column}] IN "
-                              f"({', '.join('?' * len(chunk))})", chunk).fetchall()
 
 
 def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[str, str], list]:
@@ -189,3 +184,58 @@ def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[
     for matches in out.values():
         matches.sort(key=lambda m: (m.start, -m.end, m.concept))
     return out
+
+
+# -- file stamps ------------------------------------------------------------------------------
+
+STATS_TABLE = "source_stats"
+RACY_NS = 1_000_000_000
+
+
+@dataclass
+class Scan:
+    """The corpus files' records, as found when the build began."""
+
+    stats: dict[str, tuple[int, int, int, int]]  # path -> (size, mtime_ns, ctime_ns, inode)
+    taken_ns: int  # the clock when they were taken
+
+    def trusted(self) -> dict[str, tuple[int, int, int, int]]:
+        """The records a later build may rely on (not changed just before they were taken)."""
+        limit = self.taken_ns - RACY_NS
+        return {path: stat for path, stat in self.stats.items() if max(stat[1], stat[2]) < limit}
+
+
+def scan_files(paths: list[str]) -> Scan:
+    """The records of ``paths`` (unreadable ones left out: the parser reports them)."""
+    taken = time.time_ns()
+    stats = {}
+    for path in paths:
+        try:
+            found = os.stat(path)
+        except OSError:
+            continue
+        stats[path] = (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
+    return Scan(stats, taken)
+
+
+def known_stats(previous: Path) -> dict[str, tuple[tuple[int, int, int, int], str]]:
+    """{path: (its record, its stored hash)} in the previous build's store ({} if none)."""
+    try:
+        with store.read_only(previous, rows=False) as conn:
+            rows = conn.execute(f"SELECT t.path, t.size, t.mtime_ns, t.ctime_ns, t.inode, "
+                                f"s.sha256 FROM {STATS_TABLE} t JOIN sources s ON s.path = t.path")
+            return {path: ((size, mtime, ctime, inode), sha)
+                    for path, size, mtime, ctime, inode, sha in rows}
+    except sqlite3.Error:  # no such table (an older store), or none at all
+        return {}
+
+
+def record_stats(db, found: Scan) -> None:
+    """Keep the trusted records of the files this build stored, for the next build."""
+    stored = {path for (path,) in db.execute("SELECT path FROM sources")}
+    rows = [(path, *stat) for path, stat in sorted(found.trusted().items()) if path in stored]
+    with db.conn:
+        db.execute(f"DROP TABLE IF EXISTS {STATS_TABLE}")
+        db.execute(f"CREATE TABLE {STATS_TABLE} (path TEXT PRIMARY KEY, size INTEGER, "
+                   "mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER)")
+        db.conn.executemany(f"INSERT INTO {STATS_TABLE} VALUES (?, ?, ?, ?, ?)", rows)

@@ -131,8 +131,6 @@ def drop_derived(db: sqlite_utils.Database) -> None:
 
 def forget_sources(db: sqlite_utils.Database, paths: list[str]) -> None:
     """Delete these files' rows, and every row of any table that refers to them."""
-    from kb.pipeline.incremental import delete_with_dependents
-
     with db.conn:
         delete_with_dependents(db, "rulings", "source", paths)
         delete_with_dependents(db, "sources", "path", paths)
@@ -140,8 +138,6 @@ def forget_sources(db: sqlite_utils.Database, paths: list[str]) -> None:
 
 def forget_orphan_cards(db: sqlite_utils.Database) -> None:
     """Delete cards no file names any more (a file renamed its card or was removed)."""
-    from kb.pipeline.incremental import delete_with_dependents
-
     orphans = [row["id"] for row in db.query(
         "SELECT id FROM cards WHERE id NOT IN (SELECT card_id FROM sources)")]
     with db.conn:
@@ -165,3 +161,24 @@ def _rulings(db: sqlite_utils.Database, where: str, params: list) -> list[dict]:
         {where} ORDER BY r.lang, c.name, r.source, r.position
     """
     return [dict(row) for row in db.query(sql, params)]
+
+def delete_with_dependents(db: sqlite_utils.Database, table: str, column: str,
+                           values: list[str]) -> None:
+    """Delete rows of ``table`` whose ``column`` is in ``values``, and every row that refers to
+    them through a declared foreign key, recursively (children first)."""
+    if not values or table not in db.table_names():
+        return
+    for child in db.table_names():
+        for fk in db[child].foreign_keys:
+            if fk.other_table == table and child != table:
+                keys = [row[0] for row in _select(db, table, fk.other_column, column, values)]
+                delete_with_dependents(db, child, fk.column, keys)
+    for chunk in chunks(values):
+        db.execute(f"DELETE FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})",
+                   chunk)
+
+
+def _select(db, table: str, wanted: str, column: str, values: list[str]):
+    for chunk in chunks(values):
+        yield from db.execute(f"SELECT [{wanted}] FROM [{table}] WHERE [{column}] IN "
+                              f"({', '.join('?' * len(chunk))})", chunk).fetchall()
