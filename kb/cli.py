@@ -119,9 +119,9 @@ def export():
 def export_json(db_path):
     """The groups of aligned rulings, their rules and examples, as JSON."""
     from kb import store
-    from kb.export import groups as exporter
+    from kb.export import json as json_export
 
-    click.echo(exporter.to_json(store.open_existing(db_path)), nl=False)
+    click.echo(json_export.to_json(store.open_existing(db_path)), nl=False)
 
 
 @export.command("tmx")
@@ -129,9 +129,9 @@ def export_json(db_path):
 def export_tmx(db_path):
     """The aligned rulings as TMX 1.4b: one <tu> per group, one <tuv> per language."""
     from kb import store
-    from kb.export import exchange
+    from kb.export import tmx
 
-    click.echo(exchange.to_tmx(store.open_existing(db_path)), nl=False)
+    click.echo(tmx.to_tmx(store.open_existing(db_path)), nl=False)
 
 
 @export.command("tbx")
@@ -141,9 +141,9 @@ def export_tbx(db_path):
 
     The glossary ships with the package, so --db is accepted for symmetry but not read.
     """
-    from kb.export import exchange
+    from kb.export import tbx
 
-    click.echo(exchange.to_tbx(), nl=False)
+    click.echo(tbx.to_tbx(), nl=False)
 
 
 @cli.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import shutil
 from pathlib import Path
@@ -12,9 +13,12 @@ from lxml import etree
 from translate.storage import tbx, tmx
 
 from kb import align
-from kb.pipeline import build
-from kb.export.groups import exchange
 from kb.cli import cli
+from kb.corpus.files import corpus_files
+from kb.export.tbx import to_tbx
+from kb.export.tmx import to_tmx
+from kb.pipeline import build
+from kb.pipeline.context import BuildContext
 from kb.reference.glossary import load as load_glossary
 
 SEEDS = Path(__file__).resolve().parent.parent / "rulings"
@@ -56,10 +60,16 @@ TBX_DTD = """
 def db(tmp_path_factory):
     work = tmp_path_factory.mktemp("exchange")
     names = [name for name, _ in build.STAGES]
-    ctx = build.BuildContext(corpus=build.corpus_files([str(SEEDS)]), work=work)
+    ctx = BuildContext(corpus=corpus_files([str(SEEDS)]), work=work)
     for name, target in build.STAGES[:names.index("align") + 1]:
-        build._resolve(target)(ctx)
+        stage(target)(ctx)
     return ctx.db
+
+
+def stage(target: str):
+    """The function a :data:`build.STAGES` entry names ("module:function")."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def _valid(document: str, dtd: str) -> etree._Element:
@@ -70,7 +80,7 @@ def _valid(document: str, dtd: str) -> etree._Element:
 
 
 def test_tmx_has_one_tu_per_group_and_texts_verbatim(db):
-    document = exchange.to_tmx(db)
+    document = to_tmx(db)
     root = _valid(document, TMX_DTD)
     groups = align.groups(db)
     units = root.findall("body/tu")
@@ -84,7 +94,7 @@ def test_tmx_has_one_tu_per_group_and_texts_verbatim(db):
 
 
 def test_tmx_reads_back_with_translate_toolkit(db):
-    store = tmx.tmxfile(io.BytesIO(exchange.to_tmx(db).encode("utf-8")),
+    store = tmx.tmxfile(io.BytesIO(to_tmx(db).encode("utf-8")),
                         sourcelanguage="fr", targetlanguage="it")
     texts = {(r["lang"], r["text"]) for r in db["rulings"].rows}
     assert len(store.units) == len(align.groups(db))
@@ -95,7 +105,7 @@ def test_tmx_reads_back_with_translate_toolkit(db):
 
 def test_tbx_has_one_entry_per_concept_and_reads_back(db):
     glossary = load_glossary()
-    document = exchange.to_tbx(glossary)
+    document = to_tbx(glossary)
     root = _valid(document, TBX_DTD)
     entries = root.findall("text/body/termEntry")
     assert [e.get("id") for e in entries] == [c.id for c in glossary.concepts]
@@ -116,9 +126,9 @@ def test_control_character_is_a_clear_error(tmp_path):
     path = corpus / "es-vidente-del-pasaje.txt"
     path.write_text(path.read_text(encoding="utf-8").replace("Solo un", "Solo\x01 un"),
                     encoding="utf-8")
-    ctx = build.BuildContext(corpus=build.corpus_files([str(corpus)]), work=tmp_path)
+    ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=tmp_path)
     for _, target in build.STAGES[:2]:
-        build._resolve(target)(ctx)
+        stage(target)(ctx)
     db_path = str(tmp_path / "rulings.db")
     result = CliRunner().invoke(cli, ["export", "tmx", "--db", db_path])
     assert result.exit_code == 2
