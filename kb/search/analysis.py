@@ -1,6 +1,6 @@
 """Per-language text analysis: the one definition of "the same word" for every search.
 
-The whoosh index (:mod:`kb.search`) and the site's browser index both call :func:`terms`, so
+The whoosh index (:mod:`kb.search.build`) and the site's browser index both call :func:`terms`, so
 the command line and the static site agree on what matches. For one language it
 
 1. splits text into words (``\\w+``: the apostrophes ’ and ' both end a word, so

@@ -19,7 +19,11 @@ from kb.search.query import Query
 
 
 def name_key(name: str) -> str:
-    """A card name as the ``card:`` filter compares it: its folded words, space-separated."""
+    """A card name as the ``card:`` filter compares it: its folded words, space-separated.
+
+    >>> name_key("Unterkellersäuberung"), name_key("Chasseur  vengeur")
+    ('unterkellersauberung', 'chasseur vengeur')
+    """
     return " ".join(analysis.card_key(name))
 
 

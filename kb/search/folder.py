@@ -24,7 +24,11 @@ GLOSSARY = "glossary.json"
 
 
 def index_dir_for(db_path: str | Path) -> Path:
-    """Where the index of a store lives: ``index/`` next to ``rulings.db``."""
+    """Where the index of a store lives: ``index/`` next to ``rulings.db``.
+
+    >>> index_dir_for("_build/rulings.db").as_posix()
+    '_build/index'
+    """
     return Path(db_path).parent / "index"
 
 

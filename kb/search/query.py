@@ -15,7 +15,7 @@ runs to the end of the query. Anything else (``:`` alone, punctuation) is simply
 
 :func:`parse` never raises anything but :class:`QueryError` (a :class:`kb.errors.KbError`, so
 the CLI prints it as one line and exits 2): for an unknown filter, a bad value, an empty or a
-too long query. Whether the words mean anything is decided by :mod:`kb.search`.
+too long query. Whether the words mean anything is decided by :mod:`kb.search.compiler`.
 """
 
 from __future__ import annotations
