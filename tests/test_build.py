@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.pipeline import build
-from kb.pipeline import forking
+from kb.corpus.files import corpus_files, display
 from kb.errors import KbError
+from kb.pipeline import build, forking
+from kb.pipeline.context import BuildContext
 
 
 def _record(ctx, name: str) -> None:
@@ -45,11 +46,11 @@ def partner_fails(ctx):
     raise KbError("the partner failed")
 
 
-def run(tmp_path: Path, monkeypatch, stages: dict[str, str]) -> build.BuildContext:
+def run(tmp_path: Path, monkeypatch, stages: dict[str, str]) -> BuildContext:
     monkeypatch.setattr(build, "STAGES", [(n, f"{__name__}:{f}") for n, f in stages.items()])
     monkeypatch.setattr(build, "ALONGSIDE", {"beside": "partner"})
-    ctx = build.BuildContext(corpus=[], work=tmp_path)
-    build._run_stages(ctx, tmp_path)
+    ctx = BuildContext(corpus=[], work=tmp_path)
+    build.run_stages(ctx, tmp_path)
     return ctx
 
 
@@ -95,11 +96,11 @@ def test_corpus_files_lists_folders_as_rglob_would(tmp_path, monkeypatch):
     (corpus / "linked.txt").symlink_to(outside / "v.txt")  # known by its target
     (corpus / "linked-dir").symlink_to(outside, target_is_directory=True)  # not followed
     monkeypatch.chdir(tmp_path)
-    reference = list(dict.fromkeys(build._display(p) for p in sorted(
+    reference = list(dict.fromkeys(display(p) for p in sorted(
         p for p in Path("corpus").rglob("*.txt") if p.is_file())))
-    assert build.corpus_files(["corpus"]) == reference
+    assert corpus_files(["corpus"]) == reference
     assert "outside/v.txt" in reference and "corpus/b/deep/w.txt" in reference
-    assert build.corpus_files([str(corpus)]) == reference  # absolute input, same display
+    assert corpus_files([str(corpus)]) == reference  # absolute input, same display
 
 
 def test_stages_run_without_automatic_full_collections(tmp_path, monkeypatch):
@@ -109,7 +110,7 @@ def test_stages_run_without_automatic_full_collections(tmp_path, monkeypatch):
 
     seen = []
     monkeypatch.setattr(build, "STAGES", [("parse", f"{__name__}:first")])
-    monkeypatch.setattr(build, "_run_stages", lambda ctx, out: seen.append(gc.get_threshold()))
+    monkeypatch.setattr(build, "run_stages", lambda ctx, out: seen.append(gc.get_threshold()))
     (tmp_path / "rulings").mkdir()
     (tmp_path / "rulings" / "x.txt").write_text("x", encoding="utf-8")
     before = gc.get_threshold()

@@ -21,8 +21,10 @@ from kb.checks.load import load_corpus
 from kb.checks.run import check_corpus, run_checks
 from kb.checks.table import findings as stored_findings
 from kb.cli import cli
+from kb.corpus.files import corpus_files
 from kb.errors import KbError
 from kb.pipeline import build
+from kb.pipeline.context import BuildContext
 from kb.reference.glossary import load as load_glossary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +41,7 @@ ITALIAN_FIXES = {
 def store_of(corpus: Path, work: Path) -> sqlite_utils.Database:
     """Run the pipeline up to and including the check stage into ``work``; return the store."""
     names = [name for name, _ in build.STAGES]
-    ctx = build.BuildContext(corpus=build.corpus_files([str(corpus)]), work=work)
+    ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=work)
     for name, target in build.STAGES[:names.index("check") + 1]:
         stage(target)(ctx)
     return ctx.db

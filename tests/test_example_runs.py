@@ -10,21 +10,23 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from kb.pipeline import build
-from kb.examples import runs as example_runs
-from kb.export.groups import groups as export
 from kb.cli import cli
 from kb.core import initiative, venture
+from kb.corpus.files import corpus_files
 from kb.errors import KbError
+from kb.examples import runs as example_runs
+from kb.export import groups as export
+from kb.pipeline import build
+from kb.pipeline.context import BuildContext
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "rulings"
 UP_TO_EXAMPLES = [s for s in build.STAGES[:[n for n, _ in build.STAGES].index("examples") + 1]]
 
 
-def _run_stages(work: Path) -> build.BuildContext:
+def _run_stages(work: Path) -> BuildContext:
     """The pipeline up to and including the examples stage, on the seeds, into a real store."""
-    ctx = build.BuildContext(corpus=build.corpus_files([str(SEEDS)]), work=work)
+    ctx = BuildContext(corpus=corpus_files([str(SEEDS)]), work=work)
     for _, target in UP_TO_EXAMPLES:
         build._resolve(target)(ctx)
     return ctx

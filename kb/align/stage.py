@@ -93,18 +93,18 @@ def build_stage(ctx) -> None:
     """Pipeline stage: align the stored rulings and report weak memberships.
 
     On a reused store (an incremental build) only what the changed files touch is redone
-    (:mod:`kb.align.update`); ``ctx.extra["changed_groups"]`` then names the groups whose rows
+    (:mod:`kb.align.update`); ``ctx.changed_groups`` then names the groups whose rows
     changed or went, for the later stages; None means every group is new.
     """
     from kb.pipeline import incremental
 
     glossary = load_glossary()
-    changed = ctx.extra.get("changed_sources")
-    ctx.extra["changed_groups"] = None
-    if ctx.extra.get("reused") and changed is not None:
-        done = realign.update(ctx.db, changed, glossary, ctx.extra["previous"] / "rulings.db")
+    changed = ctx.changed_sources
+    ctx.changed_groups = None
+    if ctx.reused and changed is not None:
+        done = realign.update(ctx.db, changed, glossary, ctx.previous / "rulings.db")
         if done is not None:
-            ctx.extra["changed_groups"] = done
+            ctx.changed_groups = done
             for line in weak_lines(ctx.db):
                 say(line)
             return

@@ -27,7 +27,7 @@ def build_stage(ctx) -> None:
     """
     files = suppressions.discover(ctx.corpus)
     accepted = [s for path in files for s in suppressions.load(path)]
-    changed = ctx.extra.get("changed_groups")
+    changed = ctx.changed_groups
     if changed is not None and update.update(ctx, accepted, changed):
         return
     corpus = load_corpus(ctx.db)

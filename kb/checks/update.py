@@ -115,11 +115,11 @@ def update(ctx, accepted, changed_groups: set[str]) -> bool:
     """Check the changed groups again; False (nothing written) when it cannot be exact."""
     db = ctx.db
     state = _read_state(db)
-    previous = ctx.extra.get("previous")
+    previous = ctx.previous
     if (state is None or TABLE not in db.table_names() or previous is None
             or state["suppressions"] != _suppression_key(accepted)):
         return False
-    sources = sorted(ctx.extra.get("changed_sources") or ())
+    sources = sorted(ctx.changed_sources or ())
     glossary = load_glossary()
     scratch = Corpus(groups=[], glossary=glossary)
     old_members = _members_of(_previous_rows(previous / "rulings.db", sources))

@@ -12,12 +12,11 @@ collects the problems of all files before failing, so one run reports every bad 
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
-from kb.corpus import dates
-from kb.corpus import languages
+from kb.corpus import dates, languages
 from kb.errors import KbError, Problem
 
 

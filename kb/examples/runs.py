@@ -197,12 +197,12 @@ def examples_for_group(db: sqlite_utils.Database, group_id: str) -> list[dict]:
 def build_stage(ctx) -> None:
     """Pipeline stage: run every example, store the runs, fail the build on a failure.
 
-    After an incremental alignment (``ctx.extra["changed_groups"]``) only the ruling examples
+    After an incremental alignment (``ctx.changed_groups``) only the ruling examples
     whose group key may now find another group (or whose run went with its group) run again:
     a run depends only on the code and the example's file (both in the build key) and on the
     group its key finds. Which key each example has is kept in ``example_keys``.
     """
-    changed = ctx.extra.get("changed_groups")
+    changed = ctx.changed_groups
     if changed is not None and KEYS in ctx.db.table_names() and TABLE in ctx.db.table_names():
         examples = [load_ruling_example(Path(path)) for path in _stale(ctx.db, changed)]
         results = run_examples(examples, db=ctx.db)

@@ -151,7 +151,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
 def build_stage(ctx) -> None:
     """Pipeline stage: link the stored groups (after an incremental alignment, only the groups
     it changed: a group's links depend on its own rows alone); report unlinked groups."""
-    changed = ctx.extra.get("changed_groups")
+    changed = ctx.changed_groups
     if changed is None or "group_rules" not in ctx.db.table_names():
         lines = link_groups(ctx.db)
     else:

@@ -15,26 +15,22 @@ import importlib
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import sqlite_utils
-
 from kb import store
-from kb.pipeline import forking
-from kb.pipeline import incremental
-from kb.corpus import parse
-from kb.errors import KbError, Problem
+from kb.corpus.files import corpus_files
+from kb.errors import KbError
+from kb.pipeline import forking, incremental
+from kb.pipeline.context import BuildContext
 from kb.pipeline.outdir import KeepPrevious, staged_output
-from kb.pipeline.progress import progress
 
 DEFAULT_CORPUS = Path("rulings")
 DEFAULT_OUT = Path("_build")
 
 #: (name, "module:function") in pipeline order.
 STAGES: list[tuple[str, str]] = [
-    ("parse", "kb.pipeline.build:parse_stage"),
-    ("store", "kb.pipeline.build:store_stage"),
+    ("parse", "kb.corpus.stage:build_stage"),
+    ("store", "kb.store.stage:build_stage"),
     ("align", "kb.align:build_stage"),
     ("link", "kb.link:build_stage"),
     ("examples", "kb.examples.runs:build_stage"),
@@ -42,23 +38,6 @@ STAGES: list[tuple[str, str]] = [
     ("index", "kb.search:build_stage"),
     ("site", "kb.site.build:build_stage"),
 ]
-
-
-@dataclass
-class BuildContext:
-    """What stages share: inputs, the work folder, the open store, and timings."""
-
-    corpus: list[str]
-    work: Path
-    lang: str | None = None
-    db: sqlite_utils.Database | None = None
-    files: list[parse.ParsedFile] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def db_path(self) -> Path:
-        return self.work / "rulings.db"
 
 
 def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
@@ -81,13 +60,12 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
         if hashes is not None and len(hashes) == len(files) and \
                 incremental.up_to_date(Path(out), hashes, key, settings):
             raise KeepPrevious  # nothing changed: the previous build is this one's output
-        ctx = BuildContext(corpus=files, work=work, lang=lang, timings=timings)
-        ctx.extra["hashes"] = hashes
-        ctx.extra["reused"] = reuse and incremental.reuse_store(previous, ctx.db_path, key)
-        if ctx.extra["reused"]:
-            ctx.extra["previous"] = Path(out)
+        ctx = BuildContext(corpus=files, work=work, lang=lang, timings=timings, hashes=hashes)
+        ctx.reused = reuse and incremental.reuse_store(previous, ctx.db_path, key)
+        if ctx.reused:
+            ctx.previous = Path(out)
         try:
-            _run_stages(ctx, Path(out))
+            run_stages(ctx, Path(out))
             if ctx.db is not None:
                 incremental.record(ctx.db, key, settings, found)
         finally:
@@ -107,7 +85,7 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
 ALONGSIDE = {"check": "index"}
 
 
-def _run_stages(ctx: BuildContext, out: Path) -> None:
+def run_stages(ctx: BuildContext, out: Path) -> None:
     targets = dict(STAGES)
     for name, target in STAGES:
         if name in ALONGSIDE and forking.available():
@@ -232,85 +210,6 @@ def _run_stage(target: str, ctx: BuildContext, out: Path) -> None:
         raise KbError(f"{out}: cannot write the store: {exc}") from None
 
 
-def corpus_files(paths: list[str]) -> list[str]:
-    """Expand folders into their ``*.txt`` files; every path must exist."""
-    found, problems = [], []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found.extend(_folder_files(path))
-        elif path.is_file():
-            found.append(_display(path))
-        else:
-            problems.append(Problem(raw, 0, "no such file or folder"))
-    if problems:
-        raise KbError(problems)
-    if not found:
-        raise KbError([Problem(raw, 0, "no ruling files (*.txt) here") for raw in paths])
-    return list(dict.fromkeys(found))
-
-
-def _folder_files(folder: Path) -> list[str]:
-    """The ``*.txt`` files under ``folder`` (symlinked folders not followed, as ``rglob``),
-    displayed like :func:`_display` without resolving each of 10,000 paths again."""
-    base = _display(folder)
-    out = []
-    for root, dirs, files in os.walk(folder):
-        dirs.sort()
-        rel = Path(root).relative_to(folder).as_posix()
-        prefix = base if rel == "." else f"{base}/{rel}"
-        for name in files:
-            if not name.endswith(".txt"):
-                continue
-            path = Path(root, name)
-            if os.path.islink(path):  # a linked file is known by its target, as before
-                if path.is_file():
-                    out.append((path.relative_to(folder).parts, _display(path)))
-            elif path.is_file():
-                out.append((path.relative_to(folder).parts, f"{prefix}/{name}"))
-    return [shown for _, shown in sorted(out)]
-
-
-def _display(path: Path) -> str:
-    """A path as users wrote it relative to the working folder, for stable messages and ids."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.resolve().as_posix()
-
-
 def _resolve(target: str):
     module, _, function = target.partition(":")
     return getattr(importlib.import_module(module), function)
-
-
-def parse_stage(ctx: BuildContext) -> None:
-    """Parse the corpus; on a reused store, only the files that are new or changed."""
-    todo = ctx.corpus
-    if ctx.extra.get("reused"):
-        db = store.open_db(ctx.db_path)
-        try:
-            hashes = ctx.extra.get("hashes") or incremental.file_hashes(ctx.corpus)
-            changed, removed = incremental.changed_sources(db, hashes)
-        finally:
-            db.close()
-        ctx.extra["changed_sources"] = set(changed) | set(removed)
-        ctx.extra["removed_sources"] = removed
-        todo = changed
-    with progress("parse", len(todo)) as advance:
-        ctx.files = parse.parse_files(todo, ctx.lang, progress=advance) if todo else []
-
-
-def store_stage(ctx: BuildContext) -> None:
-    ctx.db = store.open_db(ctx.db_path)
-    # The store is in the staged folder: a build that dies is thrown away whole, so SQLite
-    # need not sync each transaction; build() syncs the file once before the swap.
-    ctx.db.execute("PRAGMA synchronous = OFF")
-    if ctx.extra.get("reused"):
-        # Derived tables stay: the rows that depended on a replaced ruling go with it (foreign
-        # keys), and each later stage updates its own tables (or rebuilds them all).
-        store.forget_sources(ctx.db, sorted(ctx.extra["changed_sources"]))
-    store.store_files(ctx.db, ctx.files)
-    if ctx.extra.get("reused"):
-        store.forget_orphan_cards(ctx.db)
-    ctx.files = []  # in the store now; later stages read it from there (and memory is scarce)

@@ -7,7 +7,7 @@ its staged folder when the key matches, then compares each ruling file's SHA-256
 ``sources.sha256``: only added or changed files are parsed and stored, removed files' rows are
 deleted, and every row that depended on a replaced row (memberships, concepts, ...: found by
 the store's foreign keys) goes with it. Later stages see the changed paths in
-``ctx.extra["changed_sources"]`` and may reuse what the previous build computed for the rest.
+``ctx.changed_sources`` and may reuse what the previous build computed for the rest.
 
 The output is the same as a full build's: stages that cannot reuse recompute, and the test
 suite compares an incremental build with a full one row by row and byte by byte.
@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import time
-from dataclasses import dataclass
 import shutil
 import sqlite3
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import sqlite_utils

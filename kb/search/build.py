@@ -51,10 +51,10 @@ def build_stage(ctx) -> None:
 
     A reused build patches a copy of the previous index with the groups that changed.
     """
-    previous = ctx.extra.get("previous") if ctx.extra.get("reused") else None
-    ctx.extra["index"] = build_index(ctx.db, ctx.work / "index",
-                                     previous=Path(previous) / "index" if previous else None,
-                                     changed=ctx.extra.get("changed_groups"))
+    previous = ctx.previous if ctx.reused else None
+    build_index(ctx.db, ctx.work / "index",
+                previous=Path(previous) / "index" if previous else None,
+                changed=ctx.changed_groups)
 
 
 def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD,

@@ -393,6 +393,6 @@ def _render_tree(ui: str) -> tuple[int, int, set[str]]:
 
 
 def build_stage(ctx) -> None:
-    previous = ctx.extra.get("previous") if ctx.extra.get("reused") else None
-    ctx.extra["site"] = build(ctx.db, ctx.work / "site", Path(previous) if previous else None,
-                              ctx.extra.get("changed_groups"), ctx.extra.get("changed_sources"))
+    previous = ctx.previous if ctx.reused else None
+    build(ctx.db, ctx.work / "site", Path(previous) if previous else None,
+          ctx.changed_groups, ctx.changed_sources)
