@@ -28,6 +28,7 @@ from kb.site import pages as site_pages
 from kb.site.data import SiteData, group_order_key
 from kb.site.files import replace_table
 from kb.site.paths import slug
+from kb.store import schema
 
 PAGES = "site_pages"
 GROUPS = "site_groups"
@@ -136,6 +137,9 @@ def shared_pages(site: SiteData, counts: dict, faces, listings, extra) -> dict[s
         out[f"rule/{rule['slug']}.html"] = _hash([
             "rule", rule["number"], rule["slug"], rule["title"], rule["summary"],
             rule["history"], [faces[g] for g in rule["group_ids"]],
+            # a ruling without a text in the reader's language is titled by its example
+            # (kb.site.pages.ruling_title): its groups' extras cover their examples' titles
+            [extra[g] for g in rule["group_ids"]],
             _examples(site.rules, site.examples_available, rule["examples"])])
     return out
 
@@ -172,9 +176,8 @@ def store(db, pages: dict[str, str], groups: list[tuple], cards: list[tuple],
     """Keep this build's digests in its store for the next build to compare with; ``held``:
     {table: {key: row}} of what the store's tables hold now (see :func:`replace_table`)."""
     held = held or {}
-    replace_table(db, PAGES, "page TEXT PRIMARY KEY, digest TEXT NOT NULL", sorted(pages.items()),
+    replace_table(db, PAGES, schema.columns(PAGES), sorted(pages.items()),
                   held.get(PAGES))
-    replace_table(db, GROUPS, "id TEXT PRIMARY KEY, face TEXT NOT NULL, sort TEXT NOT NULL, "
-                  "leads TEXT NOT NULL, extras TEXT NOT NULL", sorted(groups), held.get(GROUPS))
-    replace_table(db, CARDS, "id TEXT PRIMARY KEY, listing TEXT NOT NULL", sorted(cards),
+    replace_table(db, GROUPS, schema.columns(GROUPS), sorted(groups), held.get(GROUPS))
+    replace_table(db, CARDS, schema.columns(CARDS), sorted(cards),
                   held.get(CARDS))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gettext
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
@@ -24,6 +24,11 @@ DOMAIN = "site"
 
 # English dates the way the issue writes them (10 June 2022): the en_GB pattern, not en_US.
 _CLDR_LOCALE = {"en": "en_GB"}
+
+
+def cldr_locale(lang: str) -> str:
+    """The CLDR locale that writes ``lang``'s dates, numbers and lists on the site."""
+    return _CLDR_LOCALE.get(lang, lang)
 
 
 def po_path(lang: str) -> Path:
@@ -42,14 +47,14 @@ def date(iso: str, lang: str) -> str:
         value = dt.date.fromisoformat(iso)
     except (TypeError, ValueError):
         return iso or ""
-    return format_date(value, "long", locale=_CLDR_LOCALE.get(lang, lang))
+    return format_date(value, "long", locale=cldr_locale(lang))
 
 
 def number(value: int, lang: str) -> str:
-    return format_decimal(value, locale=_CLDR_LOCALE.get(lang, lang))
+    return format_decimal(value, locale=cldr_locale(lang))
 
 
-@lru_cache(maxsize=None)
+@cache
 def language_name(code: str, in_lang: str) -> str:
     """The CLDR name of language ``code`` written in ``in_lang`` (``fr`` in ru: французский)."""
     name = Locale.parse(in_lang).languages.get(code, code)

@@ -9,17 +9,16 @@ HTML template: texts from the corpus are always data.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
 from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
-from kb.site import i18n
+from kb.site import i18n, texts
 from kb.site.data import SiteData, number_on
 from kb.site.paths import rel, root_of, short_digest, slug
-
 
 
 def _templates_dir() -> Path:
@@ -59,6 +58,11 @@ def environment(ui: str) -> Environment:
         describe_step=lambda step: describe_step(step, ui),
         describe_state=lambda state: describe_state(state, ui),
         in_reader_lang=lambda group: in_reader_lang(group, ui),
+        ruling_title=lambda group, limit=TITLE_CHARS: ruling_title(group, ui, limit),
+        tr=lambda text: texts.translate(text, ui),
+        check_label=lambda check: texts.check_label(check, ui),
+        finding_message=lambda finding: texts.finding_message(finding, ui),
+        glossary_rows=lambda concepts: texts.glossary_rows(concepts, ui),
         printed_on=lambda member, link, cards: printed_on(member, link, cards, ui),
         printed_list=lambda run, link, cards: printed_list(run, link, cards, ui),
     )
@@ -158,7 +162,7 @@ def anchor_of(member: dict) -> str:
     return f"{member['lang']}-{member['position']}-{member['line']}-{_file_key(member['source'])}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _file_key(source: str) -> str:
     return short_digest(source)  # the same for every ruling of a file: computed once
 
@@ -180,6 +184,23 @@ def in_reader_lang(group: dict, ui: str) -> dict | None:
     if key not in _FIRST_IN:
         _FIRST_IN[key] = next((m for m in group["members"] if m["lang"] == ui), None)
     return _FIRST_IN[key]
+
+
+def ruling_title(group: dict, ui: str, limit: int = TITLE_CHARS) -> dict:
+    """What pages call a ruling, in the reader's language where there is one: the opening
+    of its text in ``ui``, else the title of its example (what it is about, in our words,
+    through the catalog), else the opening of its first text; -> {text, lang}.
+
+    An English reader has no ruling text in English: the example's title keeps the English
+    tree from titling rulings in Russian."""
+    lead = in_reader_lang(group, ui)
+    if lead is not None:
+        return {"text": excerpt(lead["text"], limit), "lang": ui}
+    titled = next((run["title"] for run in group.get("examples") or () if run.get("title")), None)
+    if titled:
+        return {"text": excerpt(texts.translate(titled, ui), limit), "lang": ui}
+    first = group["members"][0]
+    return {"text": excerpt(first["text"], limit), "lang": first["lang"]}
 
 
 _STEPS: dict = {}
