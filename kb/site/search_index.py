@@ -1,16 +1,26 @@
-"""The browser's search index: BM25 over the same analysis as the whoosh index, in shards.
+"""The browser's search index: ``kb search``'s terms and weights, cut into small files.
 
-Terms come from :func:`kb.search.analysis.terms` (the per-language analysis whoosh uses), so the site
-and ``kb search`` rank the same way: each posting carries its precomputed BM25F weight
-(whoosh's formula and defaults, B=0.75, K1=1.2, idf = ln(N/(df+1)) + 1).
+``search.js`` cannot run the Python analysis, so the index gives it what the analysis knows:
 
-The browser cannot run the Python analyzers, so the index maps every *surface form* seen in the
-corpus (lower-cased, NFC, split on non-letters exactly as ``search.js`` splits a query) to the
-terms the analyzer gives it. Forms are sorted and cut into shards of about
-:data:`SHARD_BYTES`; the manifest lists each shard's first form, and a query loads only the
-shards of its words, then the few document chunks of its top results. Each term keeps its
-:data:`MAX_POSTINGS` best documents only, so a shard never grows with the corpus and neither
-does the first query's download (only the manifest grows, by one short key per shard).
+- a **lexicon** (``l/<n>.js``): every word form of the corpus (folded as :func:`key` folds it,
+  as ``search.js`` folds what is typed) with its terms (:func:`kb.search.analysis.terms` of the
+  word alone, as ``kb search`` analyses a query word), the terms' document frequencies (typo
+  corrections prefer frequent ones), the languages in which the form is a stop word, and the
+  glossary concepts whose terms begin there. Files hold the forms of one first letter (split
+  by the next letter when large), so a word's exact match, the corpus forms of its stem and
+  its one- or two-edit typos all come with one small file;
+- the **posting lists** (:mod:`kb.site.search_weights`): per term every (group, language) unit
+  holding it, with its BM25F weight, best first; a list's first :data:`FIRST_PAGE` entries sit
+  in a shard ``p/<n>.js`` (the shard of a term is a hash of its name, so no table of terms is
+  needed), the rest in pages ``c/<list>.<k>.js`` growing :data:`PAGE_GROWTH` times each, which
+  the browser loads only when they can still change the top results;
+- **documents** (``d/<n>.js``, :data:`DOCS_PER_CHUNK` a file): a result's page, language, card,
+  text, its group's rules and, for a unit's first ruling, the group's first ruling in each
+  language (a result is shown in the reader's language);
+- each UI language's rule titles (``r/<ui>.js``) and the dates that occur (``dates.js``, for
+  ``date>=`` filters), and ``manifest.js``: counts, the lexicon files, the shard count, and
+  per language the endings its stems take in the corpus (a word never seen whose start is a
+  stem and whose end such an ending is taken as that stem: ``командной`` -> ``командн``).
 
 Files are JavaScript (``kbSearch.shard(i, {...})``), not JSON: a page opened from ``file://``
 may load scripts but not fetch JSON.
@@ -24,18 +34,26 @@ import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
+from kb.site import search_weights
 from kb.site.search_state import Texts
 
-B, K1 = 0.75, 1.2
-SHARD_BYTES = 12_000
-MAX_POSTINGS = 100
-DOCS_PER_CHUNK = 4
-SNIPPET = 180
+DOCS_PER_CHUNK = 2  # a result loads its file: 2 rulings, not 4, halve what it brings
+FIRST_PAGE = 30  # entries of a list in its shard: the top 10 results of one word, three times
+PAGE_GROWTH = 4  # each further page of a list is this many times the one before
+SHARD_BYTES = 600  # a shard's target size: a query loads one per term, holding a few
+LEX_BYTES = 16_000  # a lexicon file above this is split by the next letter
+MAX_ENDING = 6  # longest stem ending kept per language
+#: What English words add to their stem (the glossary's English terms have no corpus forms).
+EN_ENDINGS = ("", "s", "es", "e", "ed", "d", "ing", "er", "ers", "ion", "ions", "y", "ies",
+              "ied", "ly", "ment", "ments")
+SOURCES = ("en",) + LANGUAGES  # languages a glossary term may be typed in
 _WORD = re.compile(r"[^\W_]+")
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
 _BREVE = "\u0306"
@@ -60,141 +78,35 @@ def key(form: str) -> str:
 
 
 def _analysis():
-    try:
-        return importlib.import_module("kb.search.analysis")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("kb.search.analysis",):
-            raise
-        return None
+    for name in ("kb.search.analysis", "kb.analysis"):  # the package moved; either will do
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    raise ModuleNotFoundError("kb.search.analysis")
 
 
-def terms(text: str, lang: str) -> list[str]:
-    """The search analysis of ``text``; plain forms until :mod:`kb.search.analysis` exists."""
-    analysis = _analysis()
-    return analysis.terms(text, lang) if analysis else forms(text)
+def terms(text: str, lang: str, split: bool = True) -> list[str]:
+    """The search analysis of ``text`` (``split=False``: German compounds whole, as a query
+    word is analysed)."""
+    return _analysis().terms(text, lang, split=split)
 
 
 @lru_cache(maxsize=200_000)
 def _form_terms(form: str, lang: str) -> tuple[str, ...]:
-    return tuple(terms(form, lang))
+    return tuple(terms(form, lang, split=False))
 
 
-def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None = None,
-          write=None) -> dict:
-    """Write the index of the rulings ``docs`` under ``out`` (``search/``); return its figures.
-
-    ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree and ``groups[i]`` the
-    number of its ruling group (results are collapsed to one per group before any document
-    summary is fetched); default: every document its own group. ``write(path, text)`` writes a
-    file (default: :meth:`Path.write_text`). The site builds through :func:`write_index`,
-    which can keep a previous build's files and analyses (:mod:`kb.site.search_state`)."""
-    texts = Texts(analyse)
-    parts = np.array([(texts.number(d["card"], d["lang"]), texts.number(d["text"], d["lang"]))
-                      for d in docs], dtype=np.int64).reshape(-1, 2)
-    group_of = list(range(len(docs))) if groups is None else list(groups)
-    return write_index(out, parts, group_of, texts,
-                       lambda number: [document(r, u) for r, u in zip(*_chunk(number, docs, urls))],
-                       write or _write_text)
-
-
-def _chunk(number: int, *columns):
-    return [column[number * DOCS_PER_CHUNK:(number + 1) * DOCS_PER_CHUNK] for column in columns]
-
-
-def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: "Texts", chunk,
-                write, keep=None) -> dict:
-    """Write the index of the documents ``parts`` (each one's card name and text as ``texts``
-    numbers; ``group_of[d]``: its group's number) under ``out``. ``chunk(number)``: the
-    document summaries of a chunk file; ``keep(path, number)`` may keep that chunk's file from
-    a previous build instead (-> True) so it is never made; ``write(path, text)`` writes a file."""
-    postings, form_map = _postings(parts, texts)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "t").mkdir()
-    shards = []  # each shard's first form, for the manifest; written as soon as it is complete
-    for number, (first, body) in enumerate(_shards(form_map, postings, group_of)):
-        _write_js(write, out / "t" / f"{number}.js", f"kbSearch.shard({number},", body)
-        shards.append(first)
-    (out / "d").mkdir()
-    chunks = f"{out}/d/"  # a string: 25,000 chunk files at 100k rulings (see Files)
-    for number in range(-(-len(parts) // DOCS_PER_CHUNK)):
-        path = f"{chunks}{number}.js"
-        if keep is None or not keep(path, number):
-            _write_js(write, path, f"kbSearch.docs({number},", chunk(number))
-    manifest = {"version": 1, "docs": len(parts), "docsPerChunk": DOCS_PER_CHUNK,
-                "shards": shards}
-    _write_js(write, out / "manifest.js", "kbSearch.manifest(", manifest)
-    return {"docs": len(parts), "forms": len(form_map), "shards": len(shards),
-            "texts_analysed": texts.analysed}
-
-
-def _postings(parts: np.ndarray, texts: "Texts"):
-    """term -> [(doc, weight in thousandths)] best first (capped), and form -> sorted term keys.
-
-    The analysis is word by word, so a document is analysed as its two parts (card name,
-    text): a text printed on thousands of cards and a card's name are analysed once each. The
-    weights are computed on arrays (numpy), with the very float operations, in the same order,
-    as the scalar formula, so they are the same bits (and round the same)."""
-    forms = texts.form_map(np.unique(parts))
-    n, names = len(parts), texts.terms.words
-    lengths_of, sizes, term_ids, term_counts, *_ = texts.arrays()
-    if not n or not len(term_ids):
-        return {}, forms
-    flat = parts.ravel()
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    # Each document's entries: its card part's, then its text part's (gathered by index).
-    taken = sizes[flat]
-    first = np.repeat(starts[flat] - (np.cumsum(taken) - taken), taken)
-    gather = first + np.arange(int(taken.sum()), dtype=np.int64)
-    doc_of = np.repeat(np.arange(n, dtype=np.int64), taken.reshape(n, 2).sum(axis=1))
-    term_of, count_of = term_ids[gather], term_counts[gather]
-    # A term both in the card's name and in the text counts once with both counts.
-    keys, where = np.unique(doc_of * len(names) + term_of, return_inverse=True)
-    freq = np.bincount(where, weights=count_of).astype(np.int64)
-    doc_of, term_of = keys // len(names), keys % len(names)
-    lengths = lengths_of[flat].reshape(n, 2).sum(axis=1)
-    average = int(lengths.sum()) / n
-    df = np.bincount(term_of, minlength=len(names))
-    idf = np.array([math.log(n / (int(count) + 1)) + 1 for count in df])
-    norm = K1 * ((1 - B) + B * lengths / average)
-    weight = idf[term_of] * (freq * (K1 + 1)) / (freq + norm[doc_of])
-    # Best first within each term (ties: the lower document), the first MAX_POSTINGS kept.
-    order = np.lexsort((doc_of, -weight, term_of))
-    term_sorted = term_of[order]
-    begins = np.searchsorted(term_sorted, np.arange(len(names)))
-    kept = order[np.arange(len(order)) - begins[term_sorted] < MAX_POSTINGS]
-    kept_terms = term_of[kept]
-    bounds = np.searchsorted(kept_terms, np.arange(len(names) + 1))
-    postings = Postings(names, df > 0, bounds, doc_of[kept],
-                        np.rint(weight[kept] * 1000).astype(np.int64))
-    # Forms without terms (stop words) stay, so the browser knows them and matches nothing.
-    return postings, forms
-
-
-class Postings(dict):
-    """term -> [(document, weight in thousandths)], best first: a dict whose lists are made
-    when a term is looked up, from arrays (at 100k rulings, ~2 million small tuples held at
-    once were the build's largest process at its memory peak). Only the terms some document
-    holds (``held``) are in it."""
-
-    def __init__(self, names: list[str], held, bounds, docs, weights):
-        super().__init__((name, number) for number, (name, there)
-                         in enumerate(zip(names, held.tolist())) if there)
-        self._bounds, self._docs, self._weights = bounds, docs, weights
-
-    def __getitem__(self, term: str) -> list[tuple[int, int]]:
-        number = super().__getitem__(term)
-        low, high = int(self._bounds[number]), int(self._bounds[number + 1])
-        return list(zip(self._docs[low:high].tolist(), self._weights[low:high].tolist()))
-
-    def items(self):
-        return ((term, self[term]) for term in self)
-
-    def __eq__(self, other) -> bool:
-        return dict(self.items()) == dict(other.items())
+@lru_cache(maxsize=200_000)
+def _key(form: str) -> str:
+    return key(form)
 
 
 def analyse(text: str, lang: str) -> tuple[int, Counter, dict[str, list[str]]]:
-    """(number of terms, {term: count}, {folded form: [its terms]}) of ``text``."""
+    """(number of terms, {term: count}, {folded form: [its terms as a query word]}) of
+    ``text``: the index side splits German compounds (so a part finds them), a typed word
+    does not (as in ``kb search``)."""
     analysed = terms(text, lang)
     keyed: dict[str, set[str]] = defaultdict(set)
     for form in set(forms(text)):
@@ -203,39 +115,296 @@ def analyse(text: str, lang: str) -> tuple[int, Counter, dict[str, list[str]]]:
             {folded: sorted(keys) for folded, keys in keyed.items()})
 
 
-@lru_cache(maxsize=200_000)
-def _key(form: str) -> str:
-    return key(form)
+@dataclass
+class Facts:
+    """What the store knows of each group beyond its texts, by group number: its rules (best
+    first) and, per language index, its rulings' dates. Rules title the results and, with
+    dates, feed the ``rule:`` and ``date`` filters."""
+
+    rules: list[list[str]]
+    dates: list[dict[int, list[str]]]
 
 
-def _shards(form_map: dict[str, list[str]], postings: dict, groups: list[int]):
-    """Cut the sorted forms into shards of about SHARD_BYTES, each with its terms' postings:
-    yields (first form, shard), one at a time."""
-    current, size = None, 0
-    for form in sorted(form_map):
-        if current is None or size >= SHARD_BYTES:
-            if current is not None:
-                yield current
-            current = (form, {"f": {}, "p": {}})
-            size = 0
-        body = current[1]
-        body["f"][form] = form_map[form]
-        size += len(form.encode()) + sum(len(k) for k in form_map[form]) + 8
-        for term in form_map[form]:
-            if term not in body["p"] and term in postings:
-                # (document, its group, BM25 weight in thousandths), flattened.
-                flat = [v for doc, w in postings[term] for v in (doc, groups[doc], w)]
-                body["p"][term] = flat
-                size += len(term) + 16 * len(flat) // 3
-    if current is not None:
-        yield current
+def group_facts(db, groups: list[str]) -> Facts:
+    """The :class:`Facts` of the groups ``groups`` (ids, in the index's order) from the store."""
+    number = {g: n for n, g in enumerate(groups)}
+    rules: list[list[str]] = [[] for _ in groups]
+    dates: list[dict[int, list[str]]] = [{} for _ in groups]
+    tables = set(db.table_names())
+    if "group_rules" in tables:
+        for group, rule in db.execute("SELECT group_id, rule FROM group_rules "
+                                      "ORDER BY group_id, rank, rule"):
+            if group in number:
+                rules[number[group]].append(rule)
+    if "memberships" in tables:
+        for group, lang, date in db.execute(
+                "SELECT DISTINCT m.group_id, r.lang, r.date FROM memberships m "
+                "JOIN rulings r ON r.id = m.ruling_id ORDER BY 1, 2, 3"):
+            if group in number and lang in LANGUAGES and date:
+                dates[number[group]].setdefault(LANGUAGES.index(lang), []).append(date)
+    return Facts(rules, dates)
+
+
+def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None = None,
+          write=None, facts: Facts | None = None) -> dict:
+    """Write the index of the rulings ``docs`` under ``out`` (``search/``); return its figures.
+
+    ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree and ``groups[i]`` the
+    number of its ruling group (default: every document its own group; a group's documents
+    must follow each other, in language order); ``facts``: the groups' rules and dates.
+    ``write(path, text)`` writes a file (default: :meth:`Path.write_text`). The site builds
+    through :func:`write_index`, which can keep a previous build's files and analyses
+    (:mod:`kb.site.search_state`)."""
+    texts = Texts(analyse)
+    parts = np.array([(texts.number(d["card"], d["lang"]), texts.number(d["text"], d["lang"]))
+                      for d in docs], dtype=np.int64).reshape(-1, 2)
+    group_of = list(range(len(docs))) if groups is None else list(groups)
+    return write_index(out, parts, group_of, texts,
+                       lambda number: [document(r, u) for r, u in zip(*_chunk(number, docs, urls))],
+                       write or _write_text, facts=facts)
+
+
+def _chunk(number: int, *columns):
+    return [column[number * DOCS_PER_CHUNK:(number + 1) * DOCS_PER_CHUNK] for column in columns]
+
+
+def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts, chunk,
+                write, keep=None, facts: Facts | None = None) -> dict:
+    """Write the index of the documents ``parts`` (each one's card name and text as ``texts``
+    numbers; ``group_of[d]``: its group's number; a group's documents follow each other)
+    under ``out``. ``chunk(number)``: the document summaries (:func:`document`) of a chunk
+    file; ``keep(path, number)`` may keep that chunk's file from a previous build instead
+    (-> True) so it is never made; ``write(path, text)`` writes a file; ``facts``: the
+    groups' rules and dates (:func:`group_facts`; without them no rule titles, ``rule:`` or
+    date filters)."""
+    parts = np.asarray(parts, dtype=np.int64).reshape(-1, 2)
+    groups = np.asarray(group_of, dtype=np.int64)
+    found = search_weights.units(parts, groups, texts.arrays()[0])
+    lists = [search_weights.scored(parts, found, texts),
+             search_weights.filters(parts, found, texts, facts)]
+    out.mkdir(parents=True, exist_ok=True)
+    group_first = np.full(int(groups.max()) + 1 if len(groups) else 0, len(groups), dtype=np.int64)
+    np.minimum.at(group_first, groups, np.arange(len(groups), dtype=np.int64))
+    shards, pages = _write_lists(out, lists, group_first, write)
+    lexicon = _lexicon(texts.form_map(np.unique(parts)), lists[0].df())
+    (out / "l").mkdir()
+    for number, (_, body) in enumerate(lexicon):
+        _write_js(write, out / "l" / f"{number}.js", f"kbSearch.lexicon({number},", body)
+    _write_chunks(out, found, groups, facts, chunk, write, keep, len(parts))
+    _write_rules(out, facts, write)
+    dates = sorted({d for by_lang in (facts.dates if facts else ()) for ds in by_lang.values()
+                    for d in ds})
+    _write_js(write, out / "dates.js", "kbSearch.dates(", dates)
+    manifest = {"version": 2, "docs": len(parts), "docsPerChunk": DOCS_PER_CHUNK,
+                "shards": shards, "firstPage": FIRST_PAGE, "pageGrowth": PAGE_GROWTH,
+                "langs": list(LANGUAGES), "lexicon": [prefix for prefix, _ in lexicon],
+                "endings": _endings(texts, lists[0].df()), "facts": facts is not None}
+    _write_js(write, out / "manifest.js", "kbSearch.manifest(", manifest)
+    return {"docs": len(parts), "units": len(found.group), "terms": len(lists[0].names),
+            "shards": shards, "pages": pages, "lexicon": len(lexicon),
+            "texts_analysed": texts.analysed}
+
+
+def fnv(text: str) -> int:
+    """FNV-1a (32 bits) over the UTF-16 code units of ``text`` (keep in step with ``fnv`` in
+    search.js): which shard holds a term's list."""
+    h = 0x811C9DC5
+    units = text.encode("utf-16-le")
+    for i in range(0, len(units), 2):
+        h = ((h ^ (units[i] | units[i + 1] << 8)) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def _write_lists(out: Path, lists, group_first: np.ndarray, write) -> tuple[int, int]:
+    """Write every list's first page into its shard and the rest into pages; -> (shards,
+    pages). A list's entries are (document, its distance from its group's first document,
+    weight or language), flattened: the browser knows a group by its first document (in the
+    groups' order), and a distance takes fewer digits than a group's number."""
+    heads, total, continued = {}, 0, 0
+    (out / "c").mkdir()
+    for found in lists:
+        for t, name in enumerate(found.names):
+            low, high = int(found.bounds[t]), int(found.bounds[t + 1])
+            docs = found.doc[low:high]
+            flat = np.stack((docs, docs - group_first[found.group[low:high]],
+                             found.value[low:high]), axis=1).reshape(-1).tolist()
+            cid = 0
+            if high - low > FIRST_PAGE:
+                continued += 1
+                cid = continued
+                for k, (start, end) in enumerate(page_bounds(high - low)[1:], 1):
+                    _write_js(write, f"{out}/c/{cid}.{k}.js", f"kbSearch.page({cid},{k},",
+                              flat[3 * start:3 * end])
+            heads[name] = [high - low, cid, *flat[:3 * FIRST_PAGE]]
+            total += len(name) + 8 + len(json.dumps(heads[name], separators=(",", ":")))
+    shards = max(1, math.ceil(total / SHARD_BYTES))
+    bodies: list[dict] = [{} for _ in range(shards)]
+    for name, head in heads.items():
+        bodies[fnv(name) % shards][name] = head
+    (out / "p").mkdir()
+    for number, body in enumerate(bodies):
+        _write_js(write, out / "p" / f"{number}.js", f"kbSearch.shard({number},", body)
+    return shards, sum(len(page_bounds(int(h[0]))) - 1 for h in heads.values())
+
+
+def page_bounds(n: int) -> list[tuple[int, int]]:
+    """The (start, end) entries of each page of a list of ``n``: the first page, then pages
+    :data:`PAGE_GROWTH` times larger each (keep in step with ``pageBounds`` in search.js)."""
+    bounds, start, size = [(0, min(n, FIRST_PAGE))], FIRST_PAGE, FIRST_PAGE * PAGE_GROWTH
+    while start < n:
+        bounds.append((start, min(n, start + size)))
+        start, size = start + size, size * PAGE_GROWTH
+    return bounds
+
+
+def _lexicon(form_map: dict[str, list[str]], df: dict[str, int]) -> list[tuple[str, dict]]:
+    """(prefix, file body) of every lexicon file, prefixes sorted."""
+    analysis = _analysis()
+    stops = {lang: analysis.stopwords(lang) for lang in SOURCES}
+    table = {form: terms_ for form, terms_ in form_map.items() if form}
+    for word in stops["en"]:  # typed in English queries, known nowhere in the corpus
+        table.setdefault(key(word), [])
+    concepts = _concepts()
+    files: list[tuple[str, dict]] = []
+
+    def cut(prefix: str, names: list[str]) -> None:
+        body = _lexicon_file(prefix, names, table, df, stops, concepts)
+        longer = [n for n in names if len(n) > len(prefix)]
+        if len(json.dumps(body, ensure_ascii=False)) <= LEX_BYTES or not longer:
+            files.append((prefix, body))
+            return
+        by_next = defaultdict(list)
+        for name in longer:
+            by_next[name[:len(prefix) + 1]].append(name)
+        short = [n for n in names if len(n) == len(prefix)]
+        if short:  # forms no longer than the prefix: a file of their own under it
+            files.append((prefix, _lexicon_file(prefix, short, table, df, stops, concepts)))
+        for sub in sorted(by_next):
+            cut(sub, by_next[sub])
+
+    by_first = defaultdict(list)
+    for name in sorted(table):
+        by_first[name[0]].append(name)
+    for first in sorted(by_first):
+        cut(first, by_first[first])
+    return sorted(files, key=lambda f: f[0])
+
+
+def _lexicon_file(prefix: str, names: list[str], table, df, stops, concepts) -> dict:
+    analysis = _analysis()
+    used = sorted({t for name in names for t in table[name] if t in df})
+    index = {t: i for i, t in enumerate(used)}
+    body = {"t": used, "n": [df[t] for t in used],
+            "f": {name: [index[t] for t in table[name] if t in index] for name in names}}
+    masks = {}
+    for name in names:
+        mask = sum(1 << i for i, lang in enumerate(SOURCES)
+                   if analysis.fold(name, lang) in stops[lang])
+        if mask:
+            masks[name] = mask
+    body["s"] = masks
+    body["g"] = [c for c in concepts if any(_compatible(prefix, seq[0]) for by_lang in c[1].values()
+                                            for seq in by_lang if seq)]
+    return body
+
+
+def _compatible(prefix: str, stem: str) -> bool:
+    """Whether a word beginning with ``stem`` may be in the lexicon file of ``prefix``."""
+    return stem.startswith(prefix) or prefix.startswith(stem)
+
+
+@lru_cache(maxsize=1)
+def _concepts() -> list:
+    """[[concept id, {language: [its terms as stem sequences]}]] of the glossary, analysed per
+    language as :func:`kb.search.write_glossary` does (English included: a reader may type
+    the rules' English words)."""
+    try:
+        glossary = importlib.import_module("kb.reference.glossary")
+    except ModuleNotFoundError:
+        glossary = importlib.import_module("kb.glossary")
+    analysis = _analysis()
+    out = []
+    for concept in glossary.load().concepts:
+        by_lang = {lang: [seq for seq in (analysis.terms(term, lang, split=False)
+                                          for term in concept.terms.get(lang, ())) if seq]
+                   for lang in SOURCES}
+        out.append([concept.id, {lang: seqs for lang, seqs in by_lang.items() if seqs}])
+    return out
+
+
+def _endings(texts: Texts, df: dict[str, int]) -> dict[str, list[str]]:
+    """Per language, the endings its words add to their stems in the corpus (``fr``:
+    ``e``, ``es``, ``ent``...), and English's (:data:`EN_ENDINGS`)."""
+    seen: dict[str, Counter] = {lang: Counter() for lang in LANGUAGES}
+    for pair in texts.pairs.words:
+        form, _, term = pair.partition("\t")
+        lang, _, stem = term.partition(":")
+        if lang in seen and term in df and form.startswith(stem):
+            ending = form[len(stem):]
+            if len(ending) <= MAX_ENDING:
+                seen[lang][ending] += 1
+    out = {lang: sorted(e for e, n in counts.items() if n >= 2 or not e)
+           for lang, counts in seen.items()}
+    out["en"] = list(EN_ENDINGS)
+    return out
+
+
+def _write_chunks(out: Path, found, groups: np.ndarray, facts: Facts | None, chunk, write,
+                  keep, n: int) -> None:
+    """Write the document files: :func:`document`'s summary (its link only ``#anchor`` when
+    on the page of the document before it), then the group's rules and, for a unit's first
+    document, {language: the group's first document in it}. Both belong to the group alone,
+    so a chunk whose documents did not change may be kept as it was."""
+    first_of = {}
+    for unit, doc in enumerate(found.first.tolist()):
+        first_of.setdefault(int(found.group[unit]), {})[LANGUAGES[found.lang[unit]]] = doc
+    firsts = set(found.first.tolist())
+    (out / "d").mkdir()
+    prefix = f"{out}/d/"  # a string: 25,000 chunk files at 100k rulings (see Files)
+    for number in range(-(-n // DOCS_PER_CHUNK)):
+        path = f"{prefix}{number}.js"
+        if keep is not None and keep(path, number):
+            continue
+        entries, page = [], None
+        for i, (url, *entry) in enumerate(chunk(number)):
+            doc = number * DOCS_PER_CHUNK + i
+            group = int(groups[doc])
+            here, anchor = url.split("#", 1) if "#" in url else (url, None)
+            short = f"#{anchor}" if here == page and anchor is not None else url  # same page
+            page = here
+            entries.append([short, *entry, facts.rules[group] if facts else [],
+                            first_of[group] if doc in firsts else 0])
+        _write_js(write, path, f"kbSearch.docs({number},", entries)
+
+
+def _write_rules(out: Path, facts: Facts | None, write) -> None:
+    """Each UI language's titles of the rules the groups link to."""
+    numbers = sorted({r for rules in (facts.rules if facts else ()) for r in rules})
+    titles = {}
+    try:
+        from kb.core import registry
+
+        titles = {n: registry.RULES[n].title for n in numbers if n in registry.RULES}
+    except ImportError:
+        pass
+    (out / "r").mkdir()
+    for ui in UI_LANGUAGES:
+        translate = _translator(ui)
+        _write_js(write, out / "r" / f"{ui}.js", "kbSearch.rules(",
+                  {n: translate(t) for n, t in titles.items()})
+
+
+def _translator(ui: str):
+    if ui == "en":
+        return str
+    from kb.site import i18n
+
+    return i18n.translations(ui).gettext
 
 
 def document(ruling: dict, url: str) -> list:
-    """What a chunk file shows of a document: [url, language, card, snippet]."""
-    text = " ".join(ruling["text"].split())
-    snippet = text if len(text) <= SNIPPET else text[:SNIPPET].rsplit(" ", 1)[0] + "…"
-    return [url, ruling["lang"], ruling["card"], snippet]
+    """What a chunk file shows of a document: [url, language, card, text]."""
+    return [url, ruling["lang"], ruling["card"], " ".join(ruling["text"].split())]
 
 
 def _write_js(write, path: Path | str, prefix: str, data) -> None:

@@ -1,8 +1,8 @@
 """What the browser search index keeps between builds (``search-state.npz`` in the build folder).
 
 - :class:`Texts`: every distinct text analysed (a card name or a ruling text, in its
-  language): its number of terms, its terms' counts and the (folded form, term) pairs it
-  gives the browser's form map, as arrays;
+  language): its language, its number of terms, its terms' counts and the (folded form,
+  term) pairs it gives the browser's lexicon, as arrays;
 - :class:`Documents`: the documents, group by group in id order, each as its two texts'
   numbers (card name, ruling text).
 
@@ -21,8 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from kb.corpus.languages import LANGUAGES
+
 FILE = "search-state.npz"
-VERSION = 1
+VERSION = 2  # 2: each text's language kept (the index scores a group per language)
 _SEP = "\0"  # between the strings of a saved list: no term, form, digest or group id holds it
 _PAIR = "\t"  # between a pair's folded form and term (a form is letters only)
 
@@ -50,7 +52,8 @@ class Texts:
     """The analysed texts, numbered; a text not seen before is analysed by ``analyse(text,
     lang)`` -> (number of terms, {term: count}, {folded form: [terms]}).
 
-    Arrays (:meth:`arrays`): ``lengths[t]``; text ``t``'s ``term_sizes[t]`` terms, after those
+    Arrays (:meth:`arrays`): ``langs[t]`` (index in :data:`LANGUAGES`) and ``lengths[t]``;
+    text ``t``'s ``term_sizes[t]`` terms, after those
     of the texts before it, in ``term_ids`` with their counts in ``term_counts``; its
     ``pair_sizes[t]`` pairs likewise in ``pair_ids``, a pair being (folded form, term), or
     (folded form, "") for a form that gives no term (a stop word: the browser must still know
@@ -70,14 +73,17 @@ class Texts:
         before = len(self.keys.words)
         n = self.keys(text_key(text, lang))
         if n == before:
-            self._add(*self.analyse(text, lang))
+            self._add(LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES),
+                      *self.analyse(text, lang))
         return n
 
-    def _add(self, length: int, tf: dict[str, int], keyed: dict[str, list[str]]) -> None:
+    def _add(self, lang: int, length: int, tf: dict[str, int],
+             keyed: dict[str, list[str]]) -> None:
         self.analysed += 1
         pairs = [self.pairs(f"{form}{_PAIR}{term}") for form, terms in keyed.items()
                  for term in (terms or [""])]
-        lengths, term_sizes, term_ids, term_counts, pair_sizes, pair_ids = self._new
+        langs, lengths, term_sizes, term_ids, term_counts, pair_sizes, pair_ids = self._new
+        langs.append(lang)
         lengths.append(length)
         term_sizes.append(len(tf))
         term_ids += [self.terms(term) for term in tf]
@@ -86,7 +92,8 @@ class Texts:
         pair_ids += pairs
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        """(lengths, term_sizes, term_ids, term_counts, pair_sizes, pair_ids) of every text."""
+        """(langs, lengths, term_sizes, term_ids, term_counts, pair_sizes, pair_ids) of every
+        text."""
         if any(self._new):
             self._arrays = [np.concatenate((old, np.array(new, dtype=np.int64)))
                             for old, new in zip(self._arrays, self._new)]
@@ -109,7 +116,7 @@ class Texts:
     def kept(self, used: np.ndarray) -> tuple[dict, np.ndarray]:
         """What to save of the texts ``used`` only (a text no document holds any more, and
         terms and pairs only it had, are dropped), and each text's new number (-1: dropped)."""
-        lengths, term_sizes, term_ids, term_counts, pair_sizes, pair_ids = self.arrays()
+        langs, lengths, term_sizes, term_ids, term_counts, pair_sizes, pair_ids = self.arrays()
         mask = np.zeros(len(lengths), dtype=bool)
         mask[used] = True
         renumber = np.cumsum(mask) - 1
@@ -119,7 +126,7 @@ class Texts:
         terms, term_ids = _compact(self.terms.words, term_ids)
         pairs, pair_ids = _compact(self.pairs.words, pair_ids)
         saved = {"keys": [k for k, keep in zip(self.keys.words, mask.tolist()) if keep],
-                 "terms": terms, "pairs": pairs, "lengths": lengths[mask],
+                 "terms": terms, "pairs": pairs, "langs": langs[mask], "lengths": lengths[mask],
                  "term_sizes": term_sizes[mask], "term_ids": term_ids,
                  "term_counts": term_counts[term_mask], "pair_sizes": pair_sizes[mask],
                  "pair_ids": pair_ids}
@@ -194,7 +201,7 @@ class Saved:
 
 
 _LISTS = ("keys", "terms", "pairs")
-_ARRAYS = ("lengths", "term_sizes", "term_ids", "term_counts", "pair_sizes", "pair_ids")
+_ARRAYS = ("langs", "lengths", "term_sizes", "term_ids", "term_counts", "pair_sizes", "pair_ids")
 
 
 def save(folder: Path, texts: Texts, documents: Documents) -> None:

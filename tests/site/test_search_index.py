@@ -1,17 +1,20 @@
-"""The browser's search index: every corpus word findable, and shards bounded in size."""
+"""The browser's search index: every corpus word in the lexicon file the browser reads, every
+unit holding a term in its list with ``kb search``'s weight, and files bounded in size."""
 
 from __future__ import annotations
 
-import bisect
 import json
+import math
 import re
+from collections import Counter
 from pathlib import Path
 
-import numpy as np
+from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from kb.corpus import parse
+from kb.corpus.languages import LANGUAGES
 from kb.site import search_index as si
-from kb.site.search_state import Texts
+from kb.site.paths import slug
 
 from site_helpers import CORPUS
 
@@ -20,7 +23,8 @@ def seed_docs() -> list[dict]:
     docs = []
     for parsed in parse.parse_files(sorted(str(p) for p in CORPUS.glob("*.txt"))):
         for r in parsed.rulings:
-            docs.append({"lang": parsed.lang, "card": parsed.card, "text": r.text})
+            docs.append({"lang": parsed.lang, "card": parsed.card, "text": r.text,
+                         "date": r.date, "position": r.position})
     return docs
 
 
@@ -30,38 +34,195 @@ def grown(docs: list[dict], copies: int) -> list[dict]:
             for n in range(copies) for i, d in enumerate(docs)]
 
 
+def grouped(docs: list[dict]) -> tuple[list[dict], list[int]]:
+    """The documents group by group (a group: the rulings at one position of the seed files,
+    as aligned translations are), each group's in language order; and their group numbers."""
+    ordered = sorted(docs, key=lambda d: (d["position"], LANGUAGES.index(d["lang"]), d["card"]))
+    numbers = sorted({d["position"] for d in docs})
+    return ordered, [numbers.index(d["position"]) for d in ordered]
+
+
 def read_js(path: Path):
     body = path.read_text(encoding="utf-8")
-    return json.loads(re.search(r"\((?:\d+,)?(.*)\);\n$", body, re.S).group(1))
+    return json.loads(re.fullmatch(r"kbSearch\.\w+\((?:\d+,)*(.*)\);\n", body, re.S).group(1))
 
 
-def build(tmp_path, docs):
+def build(tmp_path, docs, groups=None, facts=None):
     out = tmp_path / "search"
-    figures = si.build(docs, [f"ruling/{i}.html" for i in range(len(docs))], out)
+    figures = si.build(docs, [f"ruling/{i}.html" for i in range(len(docs))], out, groups,
+                       facts=facts)
     return out, figures
 
 
-def test_every_corpus_word_is_in_the_shard_the_browser_looks_in(tmp_path):
-    docs = seed_docs()
-    out, figures = build(tmp_path, docs)
-    firsts = read_js(out / "manifest.js")["shards"]
-    assert figures["docs"] == len(docs) == 50
+def lists(out: Path) -> dict[str, list[int]]:
+    """Every term's whole list (its shard's first page and its further pages), flattened."""
+    whole = {}
+    for shard in (out / "p").glob("*.js"):
+        for name, (df, cid, *flat) in read_js(shard).items():
+            for k in range(1, len(si.page_bounds(df))):
+                flat += read_js(out / "c" / f"{cid}.{k}.js")
+            assert len(flat) == 3 * df, name
+            whole[name] = flat
+    return whole
+
+
+def lexicon_of(out: Path, form: str) -> dict:
+    """The lexicon file the browser reads for ``form``: the longest listed prefix (lexOf)."""
+    prefixes = read_js(out / "manifest.js")["lexicon"]
+    best = max((i for i, p in enumerate(prefixes) if form.startswith(p)),
+               key=lambda i: len(prefixes[i]))
+    return read_js(out / "l" / f"{best}.js")
+
+
+def test_every_corpus_word_is_in_the_lexicon_file_the_browser_reads(tmp_path):
+    docs, groups = grouped(seed_docs())
+    out, figures = build(tmp_path, docs, groups)
+    assert figures["docs"] == len(docs) == 50 and figures["units"] == 50
     for doc in docs:
         for form in si.forms(doc["text"]):
             key = si.key(form)
-            shard = read_js(out / "t" / f"{bisect.bisect_right(firsts, key) - 1}.js")
-            assert key in shard["f"], form
+            lexicon = lexicon_of(out, key)
+            assert key in lexicon["f"], form
+            found = {lexicon["t"][i] for i in lexicon["f"][key]}
+            assert {f"{doc['lang']}:{t}" for t in si.terms(form, doc["lang"], split=False)} <= found
 
 
-def test_postings_point_at_documents_holding_the_term(tmp_path):
-    docs = seed_docs()
-    out, _ = build(tmp_path, docs)
-    shard = read_js(out / "t" / "0.js")
-    for term, flat in shard["p"].items():
-        lang, _, stem = term.partition(":")
-        for doc in flat[0::3]:
-            assert docs[doc]["lang"] == lang
-            assert stem in si.terms(f"{docs[doc]['card']}\n{docs[doc]['text']}", lang)
+def test_a_shard_is_found_by_the_hash_of_the_term(tmp_path):
+    out, figures = build(tmp_path, *grouped(seed_docs()))
+    assert si.fnv("") == 0x811C9DC5 and si.fnv("a") == 0xE40C292C  # FNV-1a's own test values
+    for number in range(figures["shards"]):
+        for name in read_js(out / "p" / f"{number}.js"):
+            assert si.fnv(name) % figures["shards"] == number
+
+
+def whoosh_weights(docs: list[dict], groups: list[int]) -> dict[str, dict[int, float]]:
+    """{term: {unit's first document: weight}}: BM25F term by term as whoosh scores it, over
+    (group, language) units holding their distinct texts and card names (kb.search)."""
+    units: dict[tuple, list[int]] = {}
+    for number, (doc, group) in enumerate(zip(docs, groups)):
+        units.setdefault((group, doc["lang"]), []).append(number)
+    fields = {}  # (unit, field) -> Counter of terms; lengths
+    for unit, members in units.items():
+        lang = unit[1]
+        for field, column in (("text", "text"), ("title", "card")):
+            joined = "\n".join(dict.fromkeys(docs[m][column] for m in members))
+            fields[unit, field] = Counter(si.terms(joined, lang))
+    n = len(units)
+    out: dict[str, dict[int, float]] = {}
+    for field, boost in (("text", 1.0), ("title", 0.5)):
+        total = Counter()
+        df = Counter()
+        for (unit, f), counts in fields.items():
+            if f == field:
+                total[unit[1]] += sum(counts.values())
+                df.update(f"{unit[1]}:{t}" for t in counts)
+        for (unit, f), counts in fields.items():
+            if f != field:
+                continue
+            length = byte_to_length(length_to_byte(sum(counts.values())))
+            average = total[unit[1]] / n
+            for term, tf in counts.items():
+                name = f"{unit[1]}:{term}"
+                idf = math.log(n / (df[name] + 1)) + 1
+                tf *= boost  # whoosh weighs a title's terms by its field boost
+                weight = idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * length / average))
+                first = units[unit][0]
+                out.setdefault(name, {})[first] = out.get(name, {}).get(first, 0.0) + weight
+    return out
+
+
+def test_every_unit_holding_a_term_is_in_its_list_with_its_bm25f_weight(tmp_path):
+    # Rulings printed on several cards (one unit, its names in the title), and words shared
+    # by the card names and the texts.
+    docs, groups = grouped(seed_docs())
+    docs = [{**d, "card": f"{d['card']} {n}"} for d in docs for n in range(3)]
+    groups = [g for g in groups for _ in range(3)]
+    out, _ = build(tmp_path, docs, groups)
+    expected = whoosh_weights(docs, groups)
+    found = {name: flat for name, flat in lists(out).items() if not name.startswith("#")}
+    assert set(found) == set(expected)
+    for name, flat in found.items():
+        entries = list(zip(flat[0::3], flat[1::3], flat[2::3]))
+        assert {doc: weight for doc, _, weight in entries} == pytest_approx(expected[name]), name
+        # An entry's second number leads to its group's first document.
+        assert all(groups[doc - back] == groups[doc] and groups.index(groups[doc]) == doc - back
+                   for doc, back, _ in entries)
+        assert entries == sorted(entries, key=lambda e: (-e[2], e[1])), name  # best first
+
+
+def pytest_approx(weights: dict[int, float]):
+    import pytest
+
+    return {doc: pytest.approx(w * 1000, abs=1) for doc, w in weights.items()}
+
+
+def test_the_weights_are_kb_search_scores(seed_site):
+    """On a real build: a term's list is exactly the documents whoosh finds for it, with the
+    score ``kb search`` gives each (the same (group, language) documents, to a thousandth)."""
+    from whoosh import query as Q
+
+    from kb.search import open_index
+
+    out = seed_site / "search"
+    manifest = read_js(out / "manifest.js")
+    per = manifest["docsPerChunk"]
+    chunks = {}
+
+    def page_of(doc: int) -> str:
+        number = doc // per
+        if number not in chunks:
+            chunks[number] = read_js(out / "d" / f"{number}.js")
+        # A link that is only "#anchor" is on the page of the document before it (doc in JS).
+        return next(entry[0].split("#")[0] for entry in chunks[number][doc % per::-1]
+                    if not entry[0].startswith("#"))
+
+    with open_index(seed_site.parent / "index").searcher() as searcher:
+        for name, flat in lists(out).items():
+            if name.startswith("#"):
+                continue
+            lang, _, term = name.partition(":")
+            hits = searcher.search(Q.Or([Q.Term(f"text_{lang}", term),
+                                         Q.Term(f"title_{lang}", term)]), limit=None)
+            want = {f"ruling/{slug(h['group'])}.html": h.score for h in hits}
+            got = {page_of(doc): weight for doc, weight in zip(flat[0::3], flat[2::3])}
+            assert set(got) == set(want), name
+            for page, weight in got.items():
+                assert abs(weight / 1000 - want[page]) <= 0.0015, (name, page)
+
+
+def test_pages_hold_the_rest_of_a_list(tmp_path):
+    docs = grown(seed_docs(), 30)
+    out, figures = build(tmp_path, docs)
+    assert figures["pages"] > 0
+    whole = lists(out)  # asserts each list's length is its count
+    longest = max(whole.values(), key=len)
+    assert len(longest) > 3 * si.FIRST_PAGE * (1 + si.PAGE_GROWTH)
+    assert si.page_bounds(1000) == [(0, 30), (30, 150), (150, 630), (630, 1000)]
+
+
+def test_filters_lists(tmp_path):
+    docs, groups = grouped(seed_docs())
+    rules = [["726.4", "726.2"] if g == 1 else [] for g in range(10)]
+    dates = [{LANGUAGES.index(d["lang"]): [d["date"]] for d, gg in zip(docs, groups) if gg == g}
+             for g in range(10)]
+    out, _ = build(tmp_path, docs, groups, si.Facts(rules, dates))
+    found = lists(out)
+
+    def units(name):
+        flat = found[name]
+        return {(groups[doc], LANGUAGES[lang]) for doc, lang in zip(flat[0::3], flat[2::3])}
+
+    assert units("#r:726.4") == units("#r:726") == {(1, lang) for lang in LANGUAGES}
+    assert "#r:726.3" not in found
+    year = docs[0]["date"][:4]
+    assert units(f"#d:{year}") >= {(groups[i], d["lang"]) for i, d in enumerate(docs)
+                                   if d["date"].startswith(year)}
+    chasseur = units("#c:chasseur")
+    assert chasseur and all(lang in ("fr",) for _, lang in chasseur)
+    assert units("#c:unterkellersauberung") == {(g, "de") for g in range(10)}  # ä as a
+    titles = read_js(out / "r" / "en.js")
+    assert titles["726.4"] and set(titles) == {"726.4", "726.2"}
+    assert read_js(out / "dates.js") == sorted({d["date"] for d in docs})
 
 
 def test_folding_matches_what_readers_type():
@@ -71,55 +232,18 @@ def test_folding_matches_what_readers_type():
     assert si.forms("L’initiative, l'Initiative!") == ["l", "initiative", "l", "initiative"]
 
 
-def test_first_query_download_does_not_grow_with_the_corpus(tmp_path):
+def test_first_query_files_do_not_grow_with_the_corpus(tmp_path):
     small_out, _ = build(tmp_path / "small", grown(seed_docs(), 4))
     large_out, large = build(tmp_path / "large", grown(seed_docs(), 40))
 
     def largest(out, folder):
         return max(p.stat().st_size for p in (out / folder).glob("*.js"))
 
-    assert large["docs"] == 2000 and large["shards"] > 1
-    for folder in ("t", "d"):
+    assert large["docs"] == 2000 and large["shards"] > 10
+    for folder in ("p", "d"):
         assert largest(large_out, folder) <= 1.5 * largest(small_out, folder) + 2_000, folder
-    for shard in (large_out / "t").glob("*.js"):
-        postings = read_js(shard)["p"]
-        assert all(len(flat) // 3 <= si.MAX_POSTINGS for flat in postings.values())
-    # Only the manifest grows: one short key per shard.
-    assert (large_out / "manifest.js").stat().st_size < 40 * large["shards"] + 200
-
-
-def scalar_postings(docs: list[dict]) -> dict[str, list[tuple[int, int]]]:
-    """The BM25F postings computed one weight at a time, as whoosh's formula reads."""
-    from collections import Counter
-    import math
-
-    counts, lengths = [], []
-    for doc in docs:
-        card, text = si.terms(doc["card"], doc["lang"]), si.terms(doc["text"], doc["lang"])
-        counts.append(Counter(f"{doc['lang']}:{t}" for t in card + text))
-        lengths.append(len(card) + len(text))
-    average, n = sum(lengths) / len(lengths), len(docs)
-    df = Counter(term for tf in counts for term in tf)
-    out: dict[str, list] = {}
-    for number, tf in enumerate(counts):
-        norm = si.K1 * ((1 - si.B) + si.B * lengths[number] / average)
-        for term, freq in tf.items():
-            idf = math.log(n / (df[term] + 1)) + 1
-            out.setdefault(term, []).append(
-                (number, idf * (freq * (si.K1 + 1)) / (freq + norm)))
-    return {term: [(doc, round(w * 1000)) for doc, w in
-                   sorted(entries, key=lambda e: (-e[1], e[0]))[:si.MAX_POSTINGS]]
-            for term, entries in out.items()}
-
-
-def test_array_postings_are_the_scalar_formulas_to_the_bit():
-    # Card names sharing words with texts (counted together), a text on many cards, and more
-    # documents than a term keeps.
-    docs = grown(seed_docs(), 4)
-    docs += [{**docs[0], "card": f"Initiative {n}"} for n in range(si.MAX_POSTINGS + 20)]
-    texts = Texts(si.analyse)
-    parts = np.array([(texts.number(d["card"], d["lang"]), texts.number(d["text"], d["lang"]))
-                      for d in docs])
-    postings, forms = si._postings(parts, texts)
-    assert postings == scalar_postings(docs)
-    assert forms and all(keys == sorted(keys) for keys in forms.values())
+    assert largest(large_out, "l") <= si.LEX_BYTES + 4_000
+    for shard in (large_out / "p").glob("*.js"):
+        assert all(len(head) <= 2 + 3 * si.FIRST_PAGE for head in read_js(shard).values())
+    # The manifest grows with the lexicon files only, a short prefix each.
+    assert (large_out / "manifest.js").stat().st_size < 2_500 + 12 * large["lexicon"]

@@ -144,7 +144,7 @@ def test_the_state_keeps_only_the_texts_documents_use(first, tmp_path):
 
 
 def test_same_chunks_are_the_ones_holding_the_same_documents_at_the_same_numbers():
-    from kb.site import _same_chunks
+    from kb.site.build import _same_chunks
 
     size = si.DOCS_PER_CHUNK
     source = np.arange(3 * size + 2)  # the previous build had as many documents
