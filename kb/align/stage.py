@@ -20,38 +20,14 @@ from kb.pipeline.progress import say
 from kb.reference import cards
 from kb.reference.glossary import Glossary
 from kb.reference.glossary import load as load_glossary
+from kb.store import schema
 
 # ---------------------------------------------------------------------------------------------
 # Store
 
-def create_schema(db: sqlite_utils.Database) -> None:
-    """Tables of alignment: groups, memberships, ruling_concepts, card_identities."""
-    tables = set(db.table_names())
-    if "groups" not in tables:
-        db["groups"].create({"id": str, "fingerprint": str, "signature": str, "languages": str,
-                             "size": int}, pk="id")
-    if "memberships" not in tables:
-        db["memberships"].create(
-            {"ruling_id": str, "group_id": str, "score": float, "evidence": str, "weak": bool},
-            pk="ruling_id", foreign_keys=[("ruling_id", "rulings", "id"),
-                                          ("group_id", "groups", "id")])
-        db["memberships"].create_index(["group_id"])
-    if "ruling_concepts" not in tables:
-        db["ruling_concepts"].create(
-            {"ruling_id": str, "concept": str, "start": int, "end": int, "surface": str,
-             "lang": str},
-            pk=("ruling_id", "concept", "start"), foreign_keys=[("ruling_id", "rulings", "id")])
-        db["ruling_concepts"].create_index(["concept"])
-    if "card_identities" not in tables:
-        db["card_identities"].create(
-            {"card_id": str, "identity": str, "english_name": str, "known": bool},
-            pk="card_id", foreign_keys=[("card_id", "cards", "id")])
-        db["card_identities"].create_index(["identity"])
-
-
 def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glossary) -> None:
     """Replace the alignment tables' rows with these groups."""
-    create_schema(db)
+    schema.create(db, "groups", "memberships", "ruling_concepts", "card_identities")
     with db.conn:
         for table in ("memberships", "ruling_concepts", "card_identities"):
             db[table].delete_where()

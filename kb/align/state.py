@@ -16,33 +16,15 @@ import sqlite_utils
 from kb import store
 from kb.align import full, scoring
 from kb.align.units import Unit
+from kb.store import schema
 
 STATE_TABLES = ("align_units", "unit_keys", "unit_rulings", "align_state")
 
 
 
-def create_schema(db: sqlite_utils.Database) -> None:
-    tables = set(db.table_names())
-    if "align_units" not in tables:
-        db["align_units"].create({"key": str, "lang": str, "bucket": str, "features": str,
-                                  "length": int, "residual": int, "component": str,
-                                  "group_id": str}, pk="key")
-        for column in ("bucket", "component", "group_id"):
-            db["align_units"].create_index([column])
-    if "unit_keys" not in tables:
-        db["unit_keys"].create({"block": str, "unit": str}, pk=("block", "unit"))
-        db["unit_keys"].create_index(["unit"])
-    if "unit_rulings" not in tables:
-        db["unit_rulings"].create({"ruling_id": str, "unit": str, "source": str}, pk="ruling_id")
-        db["unit_rulings"].create_index(["unit"])
-        db["unit_rulings"].create_index(["source"])
-    if "align_state" not in tables:
-        db["align_state"].create({"name": str, "value": str}, pk="name")
-
-
 def store_state(db: sqlite_utils.Database, alignment: full.Alignment) -> None:
     """Replace the state tables' rows with a full alignment's."""
-    create_schema(db)
+    schema.create(db, *STATE_TABLES)
     units = alignment.units
     postings = scoring.block_postings(units)
     keyed = {i for members in postings.values() if len(members) <= scoring.KEY_LIMIT

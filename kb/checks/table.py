@@ -17,6 +17,7 @@ import sqlite_utils
 from kb import store
 from kb.checks.findings import Finding
 from kb.checks.run import Report, run_checks
+from kb.store import schema
 
 TABLE = "findings"
 COLUMNS = ("check", "severity", "lang", "group", "card", "message", "excerpt", "start", "end")
@@ -31,11 +32,8 @@ def store_report(db: sqlite_utils.Database, report: Report) -> None:
     with db.conn:
         if TABLE in db.table_names():
             db[TABLE].drop()
-        db[TABLE].create({"id": str, **{c: str for c in COLUMNS}, "start": int, "end": int,
-                          "ruling": str, "source": str, "accepted": str}, pk="id")
+        schema.create(db, TABLE)
         db[TABLE].insert_all(rows)
-        db[TABLE].create_index(["group"])
-        db[TABLE].create_index(["ruling"])
 
 
 def row(finding: Finding, reason: str | None) -> dict:

@@ -25,6 +25,7 @@ from pathlib import Path
 import sqlite_utils
 
 from kb import align, store
+from kb.store import schema
 from kb.checks import coverage, fragments, punctuation, terms
 from kb.checks.families import FAMILIES
 from kb.checks.findings import Corpus, Finding
@@ -77,6 +78,7 @@ def _write_state(db, totals: dict, accepted) -> None:
     rows.append({"name": "suppressions", "value": _suppression_key(accepted)})
     with db.conn:
         db.execute(f"DROP TABLE IF EXISTS {STATE}")
+        schema.create(db, STATE)
         db[STATE].insert_all(rows, pk="name")
 
 

@@ -30,6 +30,7 @@ import yaml
 from kb.core import scenario
 from kb.errors import KbError, Problem
 from kb.pipeline.progress import progress, say
+from kb.store import schema
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
 RULES_DIR = EXAMPLES_DIR / "rules"
@@ -148,19 +149,9 @@ def failure_problem(result: Result) -> Problem:
 
 # -- the store --------------------------------------------------------------------------------
 
-def create_schema(db: sqlite_utils.Database) -> None:
-    if TABLE in db.table_names():
-        return
-    foreign = [("group", "groups", "id")] if "groups" in db.table_names() else []
-    db[TABLE].create({"id": str, "group": str, "kind": str, "title": str, "source": str,
-                      "rules": str, "status": str, "seconds": float, "failure": str,
-                      "initial": str, "steps": str}, pk="id", foreign_keys=foreign)
-    db[TABLE].create_index(["group"])
-
-
 def store_results(db: sqlite_utils.Database, results: list[Result], keep: bool = False) -> None:
     """Replace the stored runs with these (or add these to them, with ``keep``)."""
-    create_schema(db)
+    schema.create(db, TABLE)
     with db.conn:
         if not keep:
             db[TABLE].delete_where()
@@ -229,7 +220,7 @@ def store_keys(db: sqlite_utils.Database, examples: list[Example]) -> None:
     """Which group key each ruling example has, and its file."""
     with db.conn:
         db.execute(f"DROP TABLE IF EXISTS {KEYS}")
-        db[KEYS].create({"id": str, "key": str, "path": str}, pk="id")
+        schema.create(db, KEYS)
         db[KEYS].insert_all({"id": e.id, "key": e.group, "path": str(Path(
             e.scenario.source).resolve())} for e in examples if e.group)
 

@@ -28,8 +28,9 @@ import sqlite_utils
 
 from kb import store
 from kb.errors import KbError, Problem
-from kb.reference.glossary import load as load_glossary
 from kb.pipeline.progress import say
+from kb.reference.glossary import load as load_glossary
+from kb.store import schema
 
 LINKS_FILE = Path(__file__).with_name("links.yaml")
 
@@ -142,10 +143,7 @@ def why_unlinked(signature, carried: set[str] | None = None) -> str:
 # Store
 
 def create_schema(db: sqlite_utils.Database) -> None:
-    if "group_rules" not in db.table_names():
-        db["group_rules"].create(
-            {"group_id": str, "rule": str, "rank": int, "number_then": str, "evidence": str},
-            pk=("group_id", "rule"), foreign_keys=[("group_id", "groups", "id")])
+    schema.create(db, "group_rules")
 
 
 def build_stage(ctx) -> None:

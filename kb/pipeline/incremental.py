@@ -41,6 +41,7 @@ import sqlite_utils
 
 import kb
 from kb import store
+from kb.store import schema
 
 PACKAGE = Path(kb.__file__).resolve().parent
 TEMPLATES = PACKAGE.parent / "site_templates"
@@ -114,6 +115,7 @@ def settings_digest(files: list[str]) -> str:
 def record(db: sqlite_utils.Database, key: str, settings: str, found: Scan) -> None:
     """Write the build key, the settings' digest and the files' records (``found``, taken as
     the build began) into the store: the last thing a build does to it."""
+    schema.create(db, STATE_TABLE)
     db[STATE_TABLE].insert_all([{"key": "build_key", "value": key},
                                 {"key": "settings", "value": settings}], pk="key", replace=True)
     record_stats(db, found)
@@ -236,6 +238,5 @@ def record_stats(db, found: Scan) -> None:
     rows = [(path, *stat) for path, stat in sorted(found.trusted().items()) if path in stored]
     with db.conn:
         db.execute(f"DROP TABLE IF EXISTS {STATS_TABLE}")
-        db.execute(f"CREATE TABLE {STATS_TABLE} (path TEXT PRIMARY KEY, size INTEGER, "
-                   "mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER)")
+        db.execute(f"CREATE TABLE {STATS_TABLE} ({schema.columns(STATS_TABLE)})")
         db.conn.executemany(f"INSERT INTO {STATS_TABLE} VALUES (?, ?, ?, ?, ?)", rows)

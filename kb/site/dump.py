@@ -23,9 +23,10 @@ import orjson
 
 from kb import align
 from kb.examples import runs as example_runs
-from kb.export.groups import groups as export
+from kb.export import groups as export
 from kb.site import differing
 from kb.site.files import previous_rows, replace_table
+from kb.store import schema
 
 TABLE = "site_dump"
 _NESTING = "\n    "  # a group sits two levels deep: {"groups": [ group, ... ]}
@@ -295,5 +296,4 @@ def _previous_pieces(previous: Path) -> dict[str, tuple[str, int, int]]:
 
 def store(db, pieces: list[tuple[str, str, int, int]]) -> None:
     """Keep where each group's piece is, for the next build."""
-    replace_table(db, TABLE, "id TEXT PRIMARY KEY, digest TEXT NOT NULL, offset INTEGER NOT NULL, "
-                  "length INTEGER NOT NULL", sorted(pieces))
+    replace_table(db, TABLE, schema.columns(TABLE), sorted(pieces))

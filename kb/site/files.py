@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from kb import store
+from kb.store import schema
 
 TABLE = "site_files"
 
@@ -63,7 +64,7 @@ class Files:
         return True
 
     def store(self, db) -> None:
-        replace_table(db, TABLE, "path TEXT PRIMARY KEY, digest TEXT NOT NULL",
+        replace_table(db, TABLE, schema.columns(TABLE),
                       sorted(self.digests.items()), self.held)
 
 

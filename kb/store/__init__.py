@@ -1,16 +1,8 @@
-"""The SQLite store: schema and access, through sqlite-utils.
+"""The SQLite store: access through sqlite-utils, and the schema (:mod:`kb.store.schema`).
 
-Tables (foreign keys declared, so Datasette links them):
-
-- ``sources``: one row per ruling file: ``path`` (pk), ``sha256``, ``lang``, ``lang_stated``,
-  ``lang_confidence``, ``card_id`` -> ``cards.id``.
-- ``cards``: one row per card name in one language: ``id`` (pk, ``lang:name``), ``name``, ``lang``.
-- ``rulings``: one row per ruling text: ``id`` (pk, ``path#position``), ``source`` ->
-  ``sources.path``, ``card_id`` -> ``cards.id``, ``lang``, ``date`` (ISO 8601), ``position``,
-  ``text``, ``line``.
-
-Later stages add their own tables; each declares its schema in :func:`create_schema` helpers of
-its module. Rows are keyed by content-derived ids, so building twice gives the same rows.
+The parse and store stages fill the base tables (``cards``, ``sources``, ``rulings``); every
+later stage reads them and writes its own tables, all declared in :mod:`kb.store.schema`. Rows
+are keyed by content-derived ids, so building twice gives the same rows.
 """
 
 from __future__ import annotations
@@ -19,6 +11,8 @@ import contextlib
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from kb.store import schema
 
 if TYPE_CHECKING:  # sqlite-utils (and numpy, which it imports) cost `kb search` 150 ms to load
     import sqlite_utils
@@ -69,22 +63,7 @@ def open_existing(path: str | Path) -> sqlite_utils.Database:
 
 def create_schema(db: sqlite_utils.Database) -> None:
     """Create the base tables if they are missing."""
-    if "cards" not in db.table_names():
-        db["cards"].create({"id": str, "name": str, "lang": str}, pk="id")
-    if "sources" not in db.table_names():
-        db["sources"].create(
-            {"path": str, "sha256": str, "lang": str, "lang_stated": bool,
-             "lang_confidence": float, "card_id": str},
-            pk="path", foreign_keys=[("card_id", "cards", "id")],
-        )
-    if "rulings" not in db.table_names():
-        db["rulings"].create(
-            {"id": str, "source": str, "card_id": str, "lang": str, "date": str,
-             "position": int, "text": str, "line": int},
-            pk="id", foreign_keys=[("source", "sources", "path"), ("card_id", "cards", "id")],
-        )
-        db["rulings"].create_index(["lang"])
-        db["rulings"].create_index(["card_id"])
+    schema.create(db, *schema.BASE_TABLES)
 
 
 def card_id(lang: str, name: str) -> str:
@@ -113,13 +92,12 @@ def store_files(db: sqlite_utils.Database, files: list[ParsedFile]) -> None:
               "line": r.line} for f in files for r in f.rulings), batch_size=500)
 
 
-BASE_TABLES = ("cards", "sources", "rulings")
 
 
 def drop_derived(db: sqlite_utils.Database) -> None:
     """Drop every table but the base ones: later stages create and fill theirs afresh, exactly
     as in a build from nothing."""
-    derived = [t for t in db.table_names() if t not in BASE_TABLES]
+    derived = [t for t in db.table_names() if t not in schema.BASE_TABLES]
     db.execute("PRAGMA foreign_keys = OFF")  # children and parents go together
     try:
         with db.conn:
