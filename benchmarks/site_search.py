@@ -46,9 +46,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb import store  # noqa: E402
-from kb.site import data as site_data, pages, search_index  # noqa: E402
-
 QUERIES = ["командной зоне", "zona di comando", "géant à deux têtes", "Kommandozone",
            "gigante de dos cabezas", "initiative", "Undercity"]
 
@@ -93,6 +90,9 @@ def build_site(corpus: list[str], out: Path, code: Path = ROOT) -> float:
 
 
 def our_indexing(db_path: Path) -> tuple[float, dict]:
+    from kb import store  # this checkout's code (the rest runs any checkout's as a process)
+    from kb.site import data as site_data, pages, search_index
+
     db = store.open_existing(db_path)
     site = site_data.load(db)
     docs = [(g, m) for g in site.groups for m in g["members"]]
