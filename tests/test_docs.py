@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from kb.cli import cli
 from kb.core import registry
+from kb.store import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -133,6 +134,23 @@ def test_the_rules_model_page_lists_every_rule_and_its_code():
     for rule in registry.RULES.values():
         assert f"| {rule.number} |" in page, rule.number
         assert f"`{rule.carried_by.removeprefix('kb.core.')}`" in page, rule.carried_by
+
+
+def test_the_architecture_page_documents_every_table_of_the_schema():
+    page = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    part = page.split("\n## The schema\n", 1)[1].split("\n## ", 1)[0]
+    heading, rows = "", {}
+    for line in part.splitlines():
+        if line.startswith("### "):
+            heading = line
+        elif match := re.match(r"\| `(\w+)` \|", line):
+            rows[match[1]] = (heading, line)
+    assert sorted(set(schema.TABLES) - set(rows)) == [], "tables missing from docs/architecture.md"
+    for name, table in schema.TABLES.items():
+        heading, row = rows[name]
+        assert re.search(rf"\b{table.stage}\b", heading), f"{name}: written by {table.stage}"
+        documented = set(re.findall(r"`(\w+)`", row))
+        assert sorted(set(table.columns) - documented) == [], f"{name}: columns missing"
 
 
 def test_readme_is_short_and_gives_the_ci_test_command():
