@@ -17,14 +17,23 @@ member in each language: all that pages other than a group's own show of it).
 
 from __future__ import annotations
 
-import importlib
-import json
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from kb import store
+from kb.core import registry
 from kb.corpus.languages import LANGUAGES
+from kb.site.annotations import (
+    any_finding,
+    concepts,
+    findings_where,
+    group_rules,
+    load_examples,
+    load_findings,
+    rule_key,
+    sorted_findings,
+    sorted_rules,
+    stray_findings,
+)
 from kb.site.paths import rule_slug, slug
 
 
@@ -92,15 +101,6 @@ class SiteData:
             self._by_lang.setdefault(card["lang"], []).append(card)
 
 
-def _optional(module: str):
-    """Import a stage module that may not have landed yet; real import errors still raise."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            return None
-        raise
-
 
 def _card_order(card: dict) -> tuple:
     lang = card["lang"]
@@ -162,7 +162,7 @@ class Corpus:
         wanted = set(groups) - self.read_groups
         if wanted:
             self.read_groups |= wanted
-            self.findings = _sorted_findings(self.findings + findings_where(db, wanted))
+            self.findings = sorted_findings(self.findings + findings_where(db, wanted))
             self._index_findings()
 
 
@@ -172,9 +172,9 @@ def read_corpus(db, findings: bool = True) -> Corpus:
     stored = load_findings(db) if findings else stray_findings(db)
     return Corpus(summary=summary(db), cards=load_cards(db), rules_of=group_rules(db),
                   examples=load_examples(db), findings=stored,
-                  examples_available="example_runs" in db.table_names(), concepts=_concepts(),
+                  examples_available="example_runs" in db.table_names(), concepts=concepts(),
                   any_findings=bool(stored) or (not findings and stored is not None
-                                                and _any_finding(db)),
+                                                and any_finding(db)),
                   read_groups=None if findings else set())
 
 
@@ -229,7 +229,7 @@ def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict
 
 def new_group(group_id, members: list[dict], rules: list[str], face_only: bool = False) -> dict:
     group = {"id": str(group_id), "slug": slug(str(group_id)),
-             "rules": sorted(rules, key=_rule_key), "members": sorted(members, key=ruling_order),
+             "rules": sorted(rules, key=rule_key), "members": sorted(members, key=ruling_order),
              "examples": [], "findings": []}
     if face_only:
         group["face_only"] = True
@@ -350,56 +350,15 @@ def _identities(db) -> dict[str, str]:
             for row in db.query(f"SELECT [{card_col}], [{ident_col}] FROM card_identities")}
 
 
-def group_rules(db) -> dict[str, list[str]]:
-    """{group id: its rule numbers} (every linked group)."""
-    rules: dict[str, list[str]] = {}
-    if "group_rules" in db.table_names():
-        for group_id, rule in db.execute(
-                "SELECT group_id, rule FROM group_rules ORDER BY group_id, rank"):
-            rules.setdefault(group_id, []).append(rule)
-    return rules
-
-
-@lru_cache(maxsize=4096)  # every group lists a few of the same few hundred rules
-def _sorted_rules(numbers: tuple) -> tuple[str, ...]:
-    return tuple(sorted((str(n) for n in numbers), key=_rule_key))
-
-
-@lru_cache(maxsize=4096)
-def _rule_key(number: str) -> tuple:
-    """Sort rule numbers as numbers: 701.46 < 704.5t < 726.3 < 726.10."""
-    return tuple((int(part), "") if part.isdigit() else (int(re.match(r"\d*", part).group() or -1),
-                                                          part)
-                 for part in re.split(r"[.\s]+", str(number)) if part)
-
-
-def load_examples(db) -> list[dict]:
-    """Every stored example run, JSON columns decoded, by id."""
-    if "example_runs" not in db.table_names():
-        return []
-    runs = []
-    for row in db.query("SELECT * FROM example_runs ORDER BY id"):
-        run = dict(row)
-        for key in ("steps", "rules", "initial"):
-            if isinstance(run.get(key), str):
-                try:
-                    run[key] = json.loads(run[key])
-                except ValueError:
-                    pass
-        runs.append(run)
-    return runs
-
-
 def rule_table(corpus: Corpus, order: list[str]) -> dict[str, dict]:
     """Every rule (the registry's and any a group links to), by number, with the ids of its
     groups in the site's order (``order``) and its example runs; no group attached yet."""
-    registry = _optional("kb.core.registry")
-    known = getattr(registry, "RULES", {}) if registry else {}
+    known = registry.RULES
     rules: dict[str, dict] = {}
     for number, rule in known.items():
         rules[str(number)] = _rule(str(number), rule)
     for group_id in order:
-        for number in _sorted_rules(tuple(corpus.rules_of.get(group_id, ()))):
+        for number in sorted_rules(tuple(corpus.rules_of.get(group_id, ()))):
             if number not in rules:
                 rules[number] = _rule(number, None)
             rules[number]["group_ids"].append(group_id)
@@ -407,7 +366,7 @@ def rule_table(corpus: Corpus, order: list[str]) -> dict[str, dict]:
         for number in run.get("rules") or []:
             if str(number) in rules:
                 rules[str(number)]["examples"].append(run)
-    return dict(sorted(rules.items(), key=lambda item: _rule_key(item[0])))
+    return dict(sorted(rules.items(), key=lambda item: rule_key(item[0])))
 
 
 def _rule(number: str, rule) -> dict:
@@ -415,76 +374,3 @@ def _rule(number: str, rule) -> dict:
             "title": getattr(rule, "title", "") or "", "summary": getattr(rule, "summary", "") or "",
             "history": tuple(getattr(rule, "history", ()) or ()), "group_ids": [], "groups": [],
             "examples": []}
-
-
-def number_on(number: str, date_iso: str) -> str:
-    """The number ``number`` had on ``date_iso`` (the registry knows; else unchanged)."""
-    registry = _optional("kb.core.registry")
-    if registry is None or not hasattr(registry, "number_on"):
-        return number
-    try:
-        return registry.number_on(number, date_iso) or number
-    except (KeyError, ValueError):
-        return number
-
-
-def _concepts() -> list[dict] | None:
-    glossary = _optional("kb.reference.glossary")
-    if glossary is None:
-        return None
-    concepts = []
-    for concept in glossary.load().concepts:
-        terms = getattr(concept, "terms", None)
-        if terms is None and isinstance(concept, dict):
-            terms = concept.get("terms", {})
-        ident = getattr(concept, "id", None) or (concept.get("id") if isinstance(concept, dict)
-                                                  else None)
-        concepts.append({"id": str(ident), "terms": {k: list(v) for k, v in terms.items()}})
-    return sorted(concepts, key=lambda c: c["id"])
-
-
-def load_findings(db) -> list[dict] | None:
-    """The translator findings the check stage stored (accepted ones left out); None before."""
-    check = _checks_run(db)
-    if check is None:
-        return None
-    return _sorted_findings([f if isinstance(f, dict) else _as_dict(f) for f in check.findings(db)])
-
-
-def findings_where(db, groups) -> list[dict]:
-    """The findings of the groups ``groups``, as :func:`load_findings` gives them (the checks
-    have run)."""
-    return _optional("kb.checks.stage").findings_of_groups(db, sorted(groups))
-
-
-def stray_findings(db) -> list[dict] | None:
-    """The findings of no group the store has (the consistency report's first part shows
-    them), as :func:`load_findings` gives them; None when the checks have not run."""
-    check = _checks_run(db)
-    return None if check is None else _sorted_findings(check.stray_findings(db))
-
-
-def _checks_run(db):
-    """:mod:`kb.checks.stage`, if it is there and its stage stored findings in ``db``; else None."""
-    check = _optional("kb.checks.stage")
-    return check if check is not None and "findings" in db.table_names() else None
-
-
-def _any_finding(db) -> bool:
-    return db.execute("SELECT EXISTS (SELECT 1 FROM findings WHERE accepted IS NULL)"
-                      ).fetchone()[0] == 1
-
-
-def _sorted_findings(found: list[dict]) -> list[dict]:
-    return sorted(found, key=lambda f: (str(f.get("group")), str(f.get("lang")),
-                                        str(f.get("check")), str(f.get("message"))))
-
-
-def _as_dict(finding) -> dict:
-    if hasattr(finding, "to_dict"):
-        return finding.to_dict()
-    if hasattr(finding, "__dataclass_fields__"):
-        from dataclasses import asdict
-
-        return asdict(finding)
-    return dict(vars(finding))

@@ -17,7 +17,8 @@ from markupsafe import Markup, escape
 
 from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 from kb.site import i18n, texts
-from kb.site.data import SiteData, number_on
+from kb.site.annotations import number_on
+from kb.site.data import SiteData
 from kb.site.paths import rel, root_of, short_digest, slug
 
 

@@ -1,0 +1,114 @@
+"""What other stages stored that the site shows beside the corpus: each group's rules, the
+rules of the core with their example runs, the glossary's concepts, the translator findings.
+
+Read from the store (tables ``group_rules``, ``example_runs``, ``findings``), the core's
+registry and the glossary.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from kb.core import registry
+from kb.reference import glossary
+
+
+def group_rules(db) -> dict[str, list[str]]:
+    """{group id: its rule numbers} (every linked group)."""
+    rules: dict[str, list[str]] = {}
+    if "group_rules" in db.table_names():
+        for group_id, rule in db.execute(
+                "SELECT group_id, rule FROM group_rules ORDER BY group_id, rank"):
+            rules.setdefault(group_id, []).append(rule)
+    return rules
+
+
+@lru_cache(maxsize=4096)  # every group lists a few of the same few hundred rules
+def sorted_rules(numbers: tuple) -> tuple[str, ...]:
+    return tuple(sorted((str(n) for n in numbers), key=rule_key))
+
+
+@lru_cache(maxsize=4096)
+def rule_key(number: str) -> tuple:
+    """Sort rule numbers as numbers: 701.46 < 704.5t < 726.3 < 726.10."""
+    return tuple((int(part), "") if part.isdigit() else (int(re.match(r"\d*", part).group() or -1),
+                                                          part)
+                 for part in re.split(r"[.\s]+", str(number)) if part)
+
+
+def load_examples(db) -> list[dict]:
+    """Every stored example run, JSON columns decoded, by id."""
+    if "example_runs" not in db.table_names():
+        return []
+    runs = []
+    for row in db.query("SELECT * FROM example_runs ORDER BY id"):
+        run = dict(row)
+        for key in ("steps", "rules", "initial"):
+            if isinstance(run.get(key), str):
+                try:
+                    run[key] = json.loads(run[key])
+                except ValueError:
+                    pass
+        runs.append(run)
+    return runs
+
+
+
+
+def number_on(number: str, date_iso: str) -> str:
+    """The number ``number`` had on ``date_iso`` (the registry knows; else unchanged)."""
+    try:
+        return registry.number_on(number, date_iso) or number
+    except (KeyError, ValueError):
+        return number
+
+
+def concepts() -> list[dict]:
+    """Every glossary concept with its terms per language, by id."""
+    return sorted(({"id": c.id, "terms": {k: list(v) for k, v in c.terms.items()}}
+                   for c in glossary.load().concepts), key=lambda c: c["id"])
+
+
+def load_findings(db) -> list[dict] | None:
+    """The translator findings the check stage stored (accepted ones left out); None before."""
+    check = _checks_run(db)
+    if check is None:
+        return None
+    return sorted_findings(check.findings(db))
+
+
+def findings_where(db, groups) -> list[dict]:
+    """The findings of the groups ``groups``, as :func:`load_findings` gives them (the checks
+    have run)."""
+    from kb.checks import (
+        table,  # the checks' word lists load only when findings are read
+    )
+
+    return table.findings_of_groups(db, sorted(groups))
+
+
+def stray_findings(db) -> list[dict] | None:
+    """The findings of no group the store has (the consistency report's first part shows
+    them), as :func:`load_findings` gives them; None when the checks have not run."""
+    check = _checks_run(db)
+    return None if check is None else sorted_findings(check.stray_findings(db))
+
+
+def _checks_run(db):
+    """:mod:`kb.checks.table`, if the check stage stored findings in ``db``; else None."""
+    from kb.checks import table
+
+    return table if "findings" in db.table_names() else None
+
+
+def any_finding(db) -> bool:
+    return db.execute("SELECT EXISTS (SELECT 1 FROM findings WHERE accepted IS NULL)"
+                      ).fetchone()[0] == 1
+
+
+def sorted_findings(found: list[dict]) -> list[dict]:
+    return sorted(found, key=lambda f: (str(f.get("group")), str(f.get("lang")),
+                                        str(f.get("check")), str(f.get("message"))))
+
