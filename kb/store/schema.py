@@ -89,9 +89,11 @@ TABLES: dict[str, Table] = {
                          {"name": str, "value": str}, "name"),
     # -- link ----------------------------------------------------------------------------------
     "group_rules": Table("link", "the rules each group explains, most specific first, the "
-                         "number each had on the rulings' date, and the evidence (JSON)",
+                         "number each had on the rulings' date (null: none yet), the score and "
+                         "the evidence (JSON: concepts with each language's words, votes, "
+                         "strength)",
                          {"group_id": str, "rule": str, "rank": int, "number_then": str,
-                          "evidence": str},
+                          "score": float, "evidence": str},
                          ("group_id", "rule"), _fk(("group_id", "groups", "id"))),
     # -- examples ------------------------------------------------------------------------------
     "example_runs": Table("examples", "each executable example's run: kind (rule or ruling), "

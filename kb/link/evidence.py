@@ -1,0 +1,221 @@
+"""Each carried rule's evidence, derived from its description through the glossary.
+
+A rule's description (``kb/core/descriptions.yaml``, in our own words) names everything the
+rule involves; the glossary's matcher finds the concepts it names, and those concepts are the
+rule's evidence. Nothing here was written for a particular ruling.
+
+Weights: a concept weighs ``log(N / df)``, where N is the number of carried rules and df the
+number of them whose description names the concept (IDF over the rules, not the corpus: a
+group's links then depend on its own rulings alone, and an incremental build that relinks only
+the changed groups gives what a full build gives).
+
+A small supplement, ``kb/link/hints.yaml``, groups rules into families and gives a few rules a
+hint (see :class:`Family` and :class:`Hint`); it names no ruling.
+
+>>> table = evidence_table()
+>>> table.rules["726.4"].concepts >= {"initiative", "leave_game", "active_player", "turn_order"}
+True
+>>> table.family_of("309.2c").name, sorted(table.family_of("726.3").topic)
+('dungeons', ['initiative', 'take_initiative'])
+>>> round(table.weight["venture_marker"], 2) < round(table.weight["arrow"], 2)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from kb.errors import KbError, Problem
+from kb.reference.glossary import Glossary
+from kb.reference.glossary import load as load_glossary
+
+DESCRIPTIONS_FILE = Path(__file__).resolve().parent.parent / "core" / "descriptions.yaml"
+HINTS_FILE = Path(__file__).with_name("hints.yaml")
+
+
+@dataclass(frozen=True)
+class Family:
+    """Rules about one thing (``prefixes``: rule numbers or their sections, "726" holds
+    726.1-726.5). ``topic``: the concepts that say what the family is about. A group must
+    mention one of them (by at least half of its languages) to link any rule of the family;
+    those every rule of the family names count as the family's subject, not as a rule's own
+    evidence (every rule of the initiative names the initiative: naming it tells which family,
+    never which rule)."""
+
+    name: str
+    prefixes: tuple[str, ...]
+    topic: frozenset[str]
+
+    def holds(self, rule: str) -> bool:
+        return any(rule == p or rule.startswith(p + ".") or
+                   (rule.startswith(p) and rule[len(p):].isalpha()) for p in self.prefixes)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A rule's hand-written supplement: ``requires`` (each entry must be mentioned; an entry
+    is a set of concepts any one of which will do), ``excludes`` (none may be mentioned),
+    ``why`` (the reason, from the rule)."""
+
+    requires: tuple[frozenset[str], ...] = ()
+    excludes: frozenset[str] = frozenset()
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class RuleEvidence:
+    """One carried rule: its number, its description and the concepts the description names."""
+
+    rule: str
+    description: str
+    concepts: frozenset[str]
+
+
+@dataclass
+class EvidenceTable:
+    """Every carried rule's evidence, the concepts' weights, the families and the hints."""
+
+    rules: dict[str, RuleEvidence]
+    weight: dict[str, float]
+    families: tuple[Family, ...] = ()
+    hints: dict[str, Hint] = field(default_factory=dict)
+    #: contrast class -> its concepts (the glossary's: the monarch and the initiative).
+    contrasts: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: contrast concept -> the rule section it belongs to (the monarch: 725).
+    sections: dict[str, str] = field(default_factory=dict)
+    _topics: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    _named: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def family_of(self, rule: str) -> Family | None:
+        return next((f for f in self.families if f.holds(rule)), None)
+
+    def topic(self, rule: str) -> frozenset[str]:
+        """The concepts that say which family ``rule`` is in rather than which rule: those of
+        its family's topic that every rule of the family names."""
+        if rule not in self._topics:
+            family = self.family_of(rule)
+            common = set(family.topic if family else ())
+            for number, evidence in self.rules.items():
+                if family and family.holds(number):
+                    common &= evidence.concepts
+            self._topics[rule] = frozenset(common)
+        return self._topics[rule]
+
+    def named_by(self, concept: str) -> int:
+        """How many carried rules' descriptions name ``concept``."""
+        if not self._named:
+            for evidence in self.rules.values():
+                for c in evidence.concepts:
+                    self._named[c] = self._named.get(c, 0) + 1
+        return self._named.get(concept, 0)
+
+    def contrast_of(self, rule: str) -> frozenset[str]:
+        """The contrast concepts (designations) the rule's description names."""
+        named = self.rules[rule].concepts
+        return frozenset(c for members in self.contrasts.values() for c in members & named)
+
+
+def build_table(descriptions: dict[str, str], glossary: Glossary | None = None,
+                families: tuple[Family, ...] = (), hints: dict[str, Hint] | None = None,
+                source: str = "descriptions") -> EvidenceTable:
+    """The evidence of the rules ``descriptions`` ({number: description}) describe.
+
+    KbError when a description names no concept of the glossary (it would never link)."""
+    glossary = glossary or load_glossary()
+    rules, problems = {}, []
+    for number, text in descriptions.items():
+        concepts = frozenset(m.concept for m in glossary.find(" ".join(text.split()), "en"))
+        if not concepts:
+            problems.append(Problem(source, 0, f"rule {number}: the description names no "
+                                               "concept of the glossary"))
+        rules[number] = RuleEvidence(number, text, concepts)
+    if problems:
+        raise KbError(problems)
+    df: dict[str, int] = {}
+    for evidence in rules.values():
+        for concept in evidence.concepts:
+            df[concept] = df.get(concept, 0) + 1
+    n = max(len(rules), 1)
+    weight = {c: math.log(n / k) if n > k else math.log(2) / 2 for c, k in df.items()}
+    contrasts: dict[str, set[str]] = {}
+    for concept in glossary.concepts:
+        if concept.contrast:
+            contrasts.setdefault(concept.contrast, set()).add(concept.id)
+    sections = {c.id: c.rule for c in glossary.concepts if c.contrast and c.rule}
+    return EvidenceTable(rules, weight, tuple(families), dict(hints or {}),
+                         {k: frozenset(v) for k, v in contrasts.items()}, sections)
+
+
+def read_descriptions(path: str | Path | None = None) -> dict[str, str]:
+    """{rule number: description} from a descriptions file (default :data:`DESCRIPTIONS_FILE`,
+    read when called)."""
+    with open(path or DESCRIPTIONS_FILE, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle) or {}
+    return {str(number): " ".join(str(text).split())
+            for number, text in (data.get("rules") or {}).items()}
+
+
+def read_hints(path: str | Path | None = None, glossary: Glossary | None = None
+               ) -> tuple[tuple[Family, ...], dict[str, Hint]]:
+    """(families, {rule: hint}) from a hints file (default :data:`HINTS_FILE`); KbError names
+    a concept the glossary lacks."""
+    glossary = glossary or load_glossary()
+    path = path or HINTS_FILE
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle) or {}
+    problems: list[Problem] = []
+
+    def concepts(values, where: str) -> frozenset[str]:
+        found = frozenset(str(v) for v in values or ())
+        problems.extend(Problem(str(path), 0, f"{where}: unknown concept {c!r}")
+                        for c in sorted(found - set(glossary.by_id)))
+        return found
+
+    families = tuple(Family(str(f["name"]), tuple(str(p) for p in f["rules"]),
+                            concepts(f.get("topic"), f"family {f['name']}"))
+                     for f in data.get("families") or ())
+    hints = {str(rule): Hint(tuple(concepts(e if isinstance(e, list) else [e], f"rule {rule}")
+                                   for e in h.get("requires") or ()),
+                             concepts(h.get("excludes"), f"rule {rule}"), str(h.get("why", "")))
+             for rule, h in (data.get("rules") or {}).items()}
+    if problems:
+        raise KbError(problems)
+    return families, hints
+
+
+def carried_rules() -> set[str]:
+    """The rule numbers the core carries out."""
+    from kb.core import registry
+
+    return set(registry.RULES)
+
+
+def table_for(carried: set[str], descriptions: dict[str, str] | None = None) -> EvidenceTable:
+    """The evidence of the ``carried`` rules (every one needs a description; KbError names a
+    carried rule without one). ``descriptions`` defaults to ``kb/core/descriptions.yaml``."""
+    descriptions = read_descriptions() if descriptions is None else descriptions
+    missing = sorted(set(carried) - set(descriptions))
+    if missing:
+        raise KbError([Problem(str(DESCRIPTIONS_FILE), 0, f"rule {number} is carried by the "
+                               "core but has no description") for number in missing])
+    families, hints = read_hints()
+    return build_table({n: descriptions[n] for n in sorted(carried)}, families=families,
+                       hints={r: h for r, h in hints.items() if r in carried},
+                       source=str(DESCRIPTIONS_FILE))
+
+
+@lru_cache(maxsize=8)
+def _cached(carried: frozenset[str], descriptions: Path, hints: Path) -> EvidenceTable:
+    return table_for(set(carried))
+
+
+def evidence_table(carried: set[str] | frozenset[str] | None = None) -> EvidenceTable:
+    """The evidence of the carried rules (the core's registry by default), cached (per set of
+    rules and data files)."""
+    return _cached(frozenset(carried_rules() if carried is None else carried),
+                   Path(DESCRIPTIONS_FILE), Path(HINTS_FILE))

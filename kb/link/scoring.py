@@ -1,0 +1,157 @@
+"""Scoring a ruling group against every carried rule, and the links that follow.
+
+A group's **votes**: for each concept, the share of the group's languages whose texts mention
+it (a concept one translation happens to use counts for little; one every language uses counts
+fully). A concept is *mentioned* by the group when at least half of its languages vote for it,
+as in the group's signature.
+
+For each carried rule (its evidence: :mod:`kb.link.evidence`):
+
+0. A group that mentions a designation whose rules the core does not carry (the glossary's
+   contrast concepts name their section) is about something else: no link at all.
+1. **Gates.** The group must mention one concept of the rule's family topic; every contrast
+   concept the rule names (the monarch, the initiative); whatever the rule's hint requires; and
+   nothing its hint excludes. A gate that fails is a refusal, with its reason.
+2. **Strength**: the weights of the rule's own concepts (its evidence less its family's
+   subject) the group mentions, each times the group's vote. Rarer concepts weigh more, so a
+   rule's distinctive concepts count most. A rule is a candidate only when the group mentions
+   at least one of its own concepts that at most :data:`FEW` carried rules name: generic
+   words ("ability", "the stack") add strength but never make a link alone.
+3. **Score**: the share of the rule's whole weighted evidence the group's votes cover (0 to 1).
+4. **Dominance.** A candidate is dropped when another candidate's mentioned concepts strictly
+   contain its own: the group is then explained by the other rule (a ruling that restates
+   726.4 also mentions the concepts of 800.4k, which says less). Of candidates with the same
+   mentioned concepts, one that lacks some of its distinctive concepts gives way to one that
+   lacks none: rules that say one thing twice are linked together (309.6 and 704.5t; 309.5a
+   and 701.49b), while a ruling on starting a dungeon links 701.49a and not 309.5b, whose
+   removal from the game it never mentions.
+
+Links are ordered most specific first: the rules the group restates (score at least one half)
+before those it touches, each part by rule number. Ordering by raw score would make a group's
+first rule, which names the group (``726.4-f90a33``), flip between near-equal rules whenever a
+description is reworded; the two tiers keep it stable.
+
+>>> [l.rule for l in rules_for(["initiative", "take_initiative", "leave_game",
+...                              "active_player", "turn_order", "simultaneously"])]
+['726.4']
+>>> rules_for(["monarch", "become_monarch", "leave_game", "active_player", "turn_order"],
+...           carried={"726.4"})
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from kb.link.evidence import EvidenceTable, evidence_table
+
+#: A concept at most this many carried rules name is distinctive: the size of a small family
+#: (the initiative's five rules), so a concept one family shares still tells it from the rest.
+FEW = 5
+#: A group restates a rule when it covers at least this share of the rule's weighted evidence.
+RESTATES = 0.5
+#: A group mentions a concept when at least this share of its languages do.
+MENTIONED = 0.5
+
+
+@dataclass(frozen=True)
+class RuleLink:
+    """A rule a group explains: the concepts that show it, and how strongly."""
+
+    rule: str
+    concepts: tuple[str, ...]
+    score: float
+    strength: float
+    #: The rule's distinctive concepts the group does not mention.
+    missing: tuple[str, ...] = ()
+
+    @property
+    def restates(self) -> bool:
+        return self.score >= RESTATES
+
+
+def votes_of(found: Mapping[str, float] | Iterable[str]) -> dict[str, float]:
+    """{concept: share of languages}; a plain list of concepts (a signature) votes 1 each."""
+    if isinstance(found, Mapping):
+        return {str(c): float(v) for c, v in found.items()}
+    return {str(c): 1.0 for c in found}
+
+
+def refusal(rule: str, mentioned: set[str], table: EvidenceTable) -> str | None:
+    """Why the gates refuse ``rule`` for a group mentioning ``mentioned``, or None."""
+    family = table.family_of(rule)
+    if family and family.topic and not family.topic & mentioned:
+        return f"names no concept of {family.name} ({', '.join(sorted(family.topic))})"
+    missing = table.contrast_of(rule) - mentioned
+    if missing:
+        return f"is about {', '.join(sorted(missing))}, which the group does not name"
+    hint = table.hints.get(rule)
+    if hint:
+        for need in hint.requires:
+            if not need & mentioned:
+                return f"needs {' or '.join(sorted(need))} (hint)"
+        if hint.excludes & mentioned:
+            return f"excludes {', '.join(sorted(hint.excludes & mentioned))} (hint)"
+    return None
+
+
+def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[str, str]]:
+    """(concept, rule section) of the designations the group mentions whose rules the core
+    does not carry: such a group is about something else, and gets no link at all."""
+    mentioned = [c for c, share in votes.items() if share >= MENTIONED]
+    out = []
+    for concept in sorted(set(mentioned) & set(table.sections)):
+        section = table.sections[concept]
+        if not any(r == section or r.startswith(section + ".") for r in table.rules):
+            out.append((concept, section))
+    return out
+
+
+def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLink]:
+    """Every rule that passes the gates and names a distinctive concept, before dominance."""
+    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+    weight, out = table.weight, []
+    for rule, evidence in table.rules.items():
+        if not evidence.concepts & mentioned or refusal(rule, mentioned, table):
+            continue
+        own = evidence.concepts - table.topic(rule)
+        distinctive = {c for c in own if table.named_by(c) <= FEW}
+        if not distinctive & mentioned:
+            continue
+        strength = sum(votes.get(c, 0.0) * weight[c] for c in own)
+        total = sum(weight[c] for c in evidence.concepts)
+        score = sum(votes.get(c, 0.0) * weight[c] for c in evidence.concepts) / total
+        out.append(RuleLink(rule, tuple(sorted(evidence.concepts & mentioned)),
+                            round(score, 4), round(strength, 4),
+                            tuple(sorted(distinctive - mentioned))))
+    return out
+
+
+def rules_for(found: Mapping[str, float] | Iterable[str], carried: set[str] | None = None,
+              table: EvidenceTable | None = None) -> list[RuleLink]:
+    """The carried rules a group explains, most specific first.
+
+    ``found``: the group's votes ({concept: share of its languages}) or its signature (a list
+    of concepts). ``carried``: the rules to consider (default: every rule the core carries);
+    ``table``: their evidence, if not the carried rules' own."""
+    table = table or evidence_table(carried)
+    votes = votes_of(found)
+    if untracked(votes, table):
+        return []
+    found = candidates(votes, table)
+    kept = [link for link in found if not any(_dominates(other, link) for other in found)]
+    return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
+
+
+def _dominates(other: RuleLink, link: RuleLink) -> bool:
+    """Whether ``other`` explains all that ``link`` does and more (see the module's doc)."""
+    mine, theirs = set(link.concepts), set(other.concepts)
+    return mine < theirs or (mine == theirs and bool(link.missing) and not other.missing)
+
+
+def number_key(rule: str) -> tuple:
+    """Rule numbers in the Comprehensive Rules' order: 101.4 < 205.3p < 701.49b < 726.10."""
+    head, _, tail = rule.partition(".")
+    digits = "".join(ch for ch in tail if ch.isdigit())
+    return (int(head), int(digits or 0), tail.lstrip("0123456789"))

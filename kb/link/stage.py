@@ -1,0 +1,198 @@
+"""The ``link`` stage: every stored group's votes, its links with their evidence, and the
+reason a group has none.
+
+Table ``group_rules`` (declared in :mod:`kb.store.schema`): one row per (group, rule), with
+``rank`` (1 = most specific), ``number_then`` (the number on the rulings' date, null when the
+rule had none yet), ``score`` and ``evidence`` (JSON: ``concepts`` {concept: {language: the
+words that matched}}, ``votes`` {concept: share of the group's languages}, ``strength``).
+Unlinked groups have no rows; their reason is derived again from their votes when asked
+(:func:`unlinked`), so it is always the linker's own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import sqlite_utils
+
+from kb import store
+from kb.link.evidence import EvidenceTable, evidence_table
+from kb.link.reasons import why_unlinked
+from kb.link.scoring import RuleLink, rules_for
+from kb.pipeline.progress import say
+from kb.store import schema
+
+
+def number_on(rule: str, date: str | None) -> str | None:
+    """The number ``rule`` had on ``date`` (ISO): None when the registry knows none then (the
+    rule did not exist yet), the current number when the date is unknown."""
+    if not date:
+        return rule
+    from kb.core import registry
+
+    return registry.number_on(rule, date)
+
+
+def build_stage(ctx) -> None:
+    """Pipeline stage: link the stored groups (after an incremental alignment, only the groups
+    it changed: a group's links depend on its own rows alone); report unlinked groups."""
+    changed = ctx.changed_groups
+    if changed is None or "group_rules" not in ctx.db.table_names():
+        lines = link_groups(ctx.db)
+    else:
+        link_groups(ctx.db, ids=sorted(changed))
+        lines = [f"link: {g['id']}: no rule ({g['reason']})" for g in unlinked(ctx.db)]
+    for line in lines:
+        say(line)
+
+
+#: Each (group, language, concept) once, from the first copy (by id) of each text of a group:
+#: copies of one text have the same concept rows, and a ruling printed on every card is 10,000
+#: rulings and a handful of texts. A language whose texts name no concept gives one row with a
+#: null concept, so it still counts among the group's languages.
+_VOTES = """
+    WITH texts AS (
+        SELECT m.group_id, r.lang, MIN(r.id) AS ruling_id
+        FROM memberships m CROSS JOIN rulings r ON r.id = m.ruling_id {where}
+        GROUP BY m.group_id, r.lang, r.text)
+    SELECT t.group_id, t.lang, rc.concept
+    FROM texts t LEFT JOIN ruling_concepts rc ON rc.ruling_id = t.ruling_id
+    GROUP BY t.group_id, t.lang, rc.concept
+"""
+
+
+def group_votes(db: sqlite_utils.Database, ids: list[str] | None = None
+                ) -> dict[str, dict[str, float]]:
+    """{group id: {concept: share of the group's languages whose texts mention it}} of every
+    stored group (or of the groups ``ids``)."""
+    langs: dict[str, set[str]] = {}
+    named: dict[str, dict[str, set[str]]] = {}
+    wheres = [("", [])] if ids is None else [
+        (f"WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
+        for chunk in store.chunks(ids)]
+    for where, params in wheres:
+        for group_id, lang, concept in db.execute(_VOTES.format(where=where), params):
+            langs.setdefault(group_id, set()).add(lang)
+            if concept is not None:
+                named.setdefault(group_id, {}).setdefault(concept, set()).add(lang)
+    return {group_id: {c: round(len(ls) / len(langs[group_id]), 4)
+                       for c, ls in sorted(named.get(group_id, {}).items())}
+            for group_id in langs}
+
+
+def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
+                ids: list[str] | None = None, table: EvidenceTable | None = None) -> list[str]:
+    """Write group_rules for every group (or only for the groups ``ids``, replacing their
+    rows); return one line per unlinked group, with the reason.
+
+    ``carried`` (the rules to link to; default: every rule the core carries) and ``table``
+    (their evidence; default: from the descriptions) exist for tests and for a registry with
+    a rule more (docs/development.md, "How to add a rule")."""
+    schema.create(db, "group_rules")
+    table = table or evidence_table(carried)
+    if ids is None:
+        found = [row[0] for row in db.execute("SELECT id FROM groups ORDER BY id")]
+    else:
+        found = sorted({row[0] for chunk in store.chunks(ids) for row in db.execute(
+            f"SELECT id FROM groups WHERE id IN ({', '.join('?' * len(chunk))})", chunk)})
+    votes = group_votes(db, None if ids is None else found)
+    known: dict[tuple, list[RuleLink]] = {}  # thousands of groups share a few concept sets
+    linked, lines = [], []
+    for group_id in found:
+        mine = votes.get(group_id, {})
+        key = tuple(sorted(mine.items()))
+        if key not in known:
+            known[key] = rules_for(mine, table=table)
+        if known[key]:
+            linked.append((group_id, known[key]))
+        else:
+            lines.append(f"link: {group_id}: no rule ({why_unlinked(mine, table=table)})")
+    dates, surfaces_of = _evidence(db, linked, whole=ids is None)
+    rows = []
+    for group_id, links in linked:
+        date = _group_date(dates.get(group_id))
+        surfaces, mine = surfaces_of.get(group_id, {}), votes.get(group_id, {})
+        for rank, link in enumerate(links, start=1):
+            evidence = {"concepts": {c: surfaces.get(c, {}) for c in link.concepts},
+                        "votes": {c: mine.get(c, 0.0) for c in link.concepts},
+                        "strength": link.strength}
+            rows.append({"group_id": group_id, "rule": link.rule, "rank": rank,
+                         "number_then": number_on(link.rule, date), "score": link.score,
+                         "evidence": json.dumps(evidence, ensure_ascii=False, sort_keys=True)})
+    with db.conn:
+        if ids is None:
+            db["group_rules"].delete_where()
+        else:
+            for chunk in store.chunks(ids):
+                db.execute(f"DELETE FROM group_rules WHERE group_id IN "
+                           f"({', '.join('?' * len(chunk))})", chunk)
+        db["group_rules"].insert_all(rows)
+    return lines
+
+
+def unlinked(db: sqlite_utils.Database, table: EvidenceTable | None = None) -> list[dict]:
+    """Groups without any rule, each {id, reason, concepts} (``concepts``: what the group
+    mentions, by share of its languages)."""
+    if "groups" not in db.table_names():
+        return []
+    linked = ("SELECT DISTINCT group_id FROM group_rules" if "group_rules" in db.table_names()
+              else "SELECT NULL WHERE 0")
+    ids = [row[0] for row in db.execute(
+        f"SELECT id FROM groups WHERE id NOT IN ({linked}) ORDER BY id")]
+    votes = group_votes(db, ids)
+    table = table or evidence_table()
+    return [{"id": group_id, "reason": why_unlinked(votes.get(group_id, {}), table=table),
+             "concepts": votes.get(group_id, {})} for group_id in ids]
+
+
+#: For each (group, concept) asked for (a JSON list of pairs) and each language: the concept's
+#: first surface in the group's rulings of that language (first ruling by id, then by place).
+#: Only the first copy (by id) of each text of a group is looked at, as in _VOTES. SQLite does
+#: that work; Python sees one row per group, concept and language. CROSS JOIN keeps the join
+#: order (group -> its texts -> their rows of the concept): left to choose, SQLite reads every
+#: row of an asked concept for each group. A ruling's matches of one concept never share a start.
+_SURFACES = """
+    WITH asked(group_id, concept) AS (
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)),
+    texts AS (
+        SELECT m.group_id, r.lang, MIN(r.id) AS ruling_id
+        FROM memberships m CROSS JOIN rulings r ON r.id = m.ruling_id
+        WHERE m.group_id IN (SELECT group_id FROM asked)
+        GROUP BY m.group_id, r.lang, r.text),
+    firsts AS (
+        SELECT a.group_id, a.concept, t.lang, MIN(t.ruling_id) AS ruling_id
+        FROM asked a CROSS JOIN texts t ON t.group_id = a.group_id
+        CROSS JOIN ruling_concepts rc ON rc.ruling_id = t.ruling_id AND rc.concept = a.concept
+        GROUP BY a.group_id, a.concept, t.lang)
+    SELECT group_id, concept, lang, (SELECT surface FROM ruling_concepts rc WHERE
+        rc.ruling_id = firsts.ruling_id AND rc.concept = firsts.concept ORDER BY start LIMIT 1)
+    FROM firsts
+"""
+
+
+def _evidence(db: sqlite_utils.Database, linked: list[tuple[str, list[RuleLink]]],
+              whole: bool = False):
+    """({group: Counter of its rulings' dates}, {group: {concept: {lang: first surface}}}) of
+    the ``linked`` groups, for the concepts of their links (``whole``: every stored group is
+    in ``linked`` or unlinked, so the dates are read without naming the groups)."""
+    dates: dict[str, Counter] = {}
+    surfaces: dict[str, dict[str, dict[str, str]]] = {}
+    ids = [group_id for group_id, _ in linked]
+    for chunk in [None] if whole else store.chunks(ids):
+        where, params = ("", []) if chunk is None else (
+            f" WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
+        for group_id, date, count in db.execute(
+                "SELECT m.group_id, r.date, COUNT(*) FROM memberships m JOIN rulings r ON "
+                "r.id = m.ruling_id" + where + " GROUP BY m.group_id, r.date", params):
+            dates.setdefault(group_id, Counter())[date] = count
+    asked = sorted({(group_id, c) for group_id, links in linked for link in links
+                    for c in link.concepts})
+    for group_id, concept, lang, surface in db.execute(_SURFACES, [json.dumps(asked)]):
+        surfaces.setdefault(group_id, {}).setdefault(concept, {})[lang] = surface
+    return dates, surfaces
+
+
+def _group_date(dates: Counter | None) -> str | None:
+    """The group's most common ruling date (the earliest of equals)."""
+    return min(dates, key=lambda d: (-dates[d], d)) if dates else None
