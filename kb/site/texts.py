@@ -28,6 +28,7 @@ from babel import Locale
 from babel.lists import format_list
 from markupsafe import Markup, escape
 
+from kb.reference import glossary
 from kb.site import i18n
 
 
@@ -188,17 +189,13 @@ def _code(name: str) -> str:
 def concept_label(concept_id: str, ui: str) -> str:
     """A glossary concept named by its preferred term in ``ui``, not by its identifier."""
     concept = _concepts().get(concept_id)
-    if concept is None:
+    if concept is None:  # a concept the glossary has lost: its identifier read as words
         return concept_id.replace("_", " ")
     return (concept.get(ui) or concept.get("en") or [concept_id])[0]
 
 
 @lru_cache(maxsize=1)
 def _concepts() -> dict[str, dict[str, list[str]]]:
-    try:
-        from kb.reference import glossary
-    except ImportError:  # no glossary in this checkout: identifiers read as words
-        return {}
     return {c.id: c.terms for c in glossary.load().concepts}
 
 
