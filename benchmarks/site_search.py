@@ -12,10 +12,10 @@ each with its own card name and one word of its own per ruling, so the vocabular
   which holds every ruling text once, as our index does;
 - **first-query bytes**: in headless Chromium with its cache disabled, over HTTP, a fresh page
   load then one query; the server counts the body bytes of everything the search fetched
-  (for us ``static/search.js`` and the ``search/`` files; for Pagefind ``pagefind.js``, its wasm,
-  entry, meta, index chunks and the fragments of the top 10 results). Pagefind serves gzip-ed
-  files; ours are plain text as kb serve sends them, so we also print their gzip -9 size (what a
-  host compressing .js would send).
+  (for us ``static/search.js``, ``static/search-engine.js`` and the ``search/`` files; for
+  Pagefind ``pagefind.js``, its wasm, entry, meta, index chunks and the fragments of the top
+  10 results). Pagefind serves gzip-ed files; ours are plain text as kb serve sends them, so
+  we also print their gzip -9 size (what a host compressing .js would send).
 
 With ``--quality`` it measures instead what the search finds: the queries of
 ``benchmarks/search_quality.py`` (main set, one-edit typos, English) typed into the site built
@@ -170,7 +170,7 @@ def first_query_ours(driver, base: str, site: Path, query: str) -> tuple[int, in
     WebDriverWait(driver, 20).until(
         lambda d: d.find_element(By.ID, "search-results").get_attribute("data-state") == "done")
     fetched = [(path, size) for path, size in CountingHandler.served
-               if path.endswith("/static/search.js") or path.startswith("/search/")]
+               if path.startswith(("/static/search", "/search/"))]
     raw = sum(size for _, size in fetched)
     zipped = sum(len(gzip.compress((site / p.lstrip("/")).read_bytes(), 9)) for p, _ in fetched)
     return raw, zipped, len(fetched)

@@ -1,14 +1,10 @@
 """The browser's search index: ``kb search``'s terms and weights, cut into small files.
 
-``search.js`` cannot run the Python analysis, so the index gives it what the analysis knows:
+``search-engine.js`` cannot run the Python analysis, so the index gives it what the analysis knows:
 
-- a **lexicon** (``l/<n>.js``): every word form of the corpus (folded as :func:`key` folds it,
-  as ``search.js`` folds what is typed) with its terms (:func:`kb.search.analysis.terms` of the
-  word alone, as ``kb search`` analyses a query word), the terms' document frequencies (typo
-  corrections prefer frequent ones), the languages in which the form is a stop word, and the
-  glossary concepts whose terms begin there. Files hold the forms of one first letter (split
-  by the next letter when large), so a word's exact match, the corpus forms of its stem and
-  its one- or two-edit typos all come with one small file;
+- a **lexicon** (``l/<n>.js``, :mod:`kb.site.search_lexicon`): every word form of the corpus
+  with its terms as ``kb search`` analyses a query word, for exact words, stems of unseen
+  inflections, typos and the glossary;
 - the **posting lists** (:mod:`kb.site.search_weights`): per term every (group, language) unit
   holding it, with its BM25F weight, best first; a list's first :data:`FIRST_PAGE` entries sit
   in a shard ``p/<n>.js`` (the shard of a term is a hash of its name, so no table of terms is
@@ -19,8 +15,7 @@
   language (a result is shown in the reader's language);
 - each UI language's rule titles (``r/<ui>.js``) and the dates that occur (``dates.js``, for
   ``date>=`` filters), and ``manifest.js``: counts, the lexicon files, the shard count, and
-  per language the endings its stems take in the corpus (a word never seen whose start is a
-  stem and whose end such an ending is taken as that stem: ``командной`` -> ``командн``).
+  per language the endings its stems take in the corpus.
 
 Files are JavaScript (``kbSearch.shard(i, {...})``), not JSON: a page opened from ``file://``
 may load scripts but not fetch JSON.
@@ -28,11 +23,8 @@ may load scripts but not fetch JSON.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
-import re
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -41,56 +33,21 @@ from pathlib import Path
 import numpy as np
 
 from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
-from kb.site import search_weights
+from kb.site import search_lexicon, search_weights
+from kb.site.search_lexicon import forms, key
 from kb.site.search_state import Texts
+
+__all__ = ["DOCS_PER_CHUNK", "Facts", "analyse", "build", "document", "fnv", "forms",
+           "group_facts", "key", "page_bounds", "terms", "write_index"]
 
 DOCS_PER_CHUNK = 2  # a result loads its file: 2 rulings, not 4, halve what it brings
 FIRST_PAGE = 30  # entries of a list in its shard: the top 10 results of one word, three times
 PAGE_GROWTH = 4  # each further page of a list is this many times the one before
 SHARD_BYTES = 600  # a shard's target size: a query loads one per term, holding a few
-LEX_BYTES = 16_000  # a lexicon file above this is split by the next letter
-MAX_ENDING = 6  # longest stem ending kept per language
-#: What English words add to their stem (the glossary's English terms have no corpus forms).
-EN_ENDINGS = ("", "s", "es", "e", "ed", "d", "ing", "er", "ers", "ion", "ions", "y", "ies",
-              "ied", "ly", "ment", "ments")
-SOURCES = ("en",) + LANGUAGES  # languages a glossary term may be typed in
-_WORD = re.compile(r"[^\W_]+")
-_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
-_BREVE = "\u0306"
-
-
-def forms(text: str) -> list[str]:
-    """Surface forms as the browser splits them (keep in step with ``tokens`` in search.js)."""
-    return _WORD.findall(unicodedata.normalize("NFC", text).lower())
-
-
-def key(form: str) -> str:
-    """The folded form the index is keyed by, so a reader may type without accents or umlauts
-    (keep in step with ``fold`` in search.js): umlauts spelled out, other marks dropped except
-    the breve, which makes й a letter of its own. Not :func:`kb.search.analysis.fold`: that one
-    case-folds (ß -> ss), which JavaScript cannot repeat; this key only has to match the
-    browser's, the terms behind it come from the analysis itself."""
-    spelled = form.translate(_UMLAUTS)
-    decomposed = unicodedata.normalize("NFD", spelled)
-    kept = "".join(ch for ch in decomposed
-                   if ch == _BREVE or unicodedata.category(ch) != "Mn")
-    return unicodedata.normalize("NFC", kept)
-
-
-def _analysis():
-    for name in ("kb.search.analysis", "kb.analysis"):  # the package moved; either will do
-        try:
-            return importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-    raise ModuleNotFoundError("kb.search.analysis")
-
-
 def terms(text: str, lang: str, split: bool = True) -> list[str]:
     """The search analysis of ``text`` (``split=False``: German compounds whole, as a query
     word is analysed)."""
-    return _analysis().terms(text, lang, split=split)
+    return search_lexicon.analysis().terms(text, lang, split=split)
 
 
 @lru_cache(maxsize=200_000)
@@ -186,7 +143,7 @@ def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts,
     group_first = np.full(int(groups.max()) + 1 if len(groups) else 0, len(groups), dtype=np.int64)
     np.minimum.at(group_first, groups, np.arange(len(groups), dtype=np.int64))
     shards, pages = _write_lists(out, lists, group_first, write)
-    lexicon = _lexicon(texts.form_map(np.unique(parts)), lists[0].df())
+    lexicon = search_lexicon.lexicon(texts.form_map(np.unique(parts)), lists[0].df())
     (out / "l").mkdir()
     for number, (_, body) in enumerate(lexicon):
         _write_js(write, out / "l" / f"{number}.js", f"kbSearch.lexicon({number},", body)
@@ -198,7 +155,8 @@ def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts,
     manifest = {"version": 2, "docs": len(parts), "docsPerChunk": DOCS_PER_CHUNK,
                 "shards": shards, "firstPage": FIRST_PAGE, "pageGrowth": PAGE_GROWTH,
                 "langs": list(LANGUAGES), "lexicon": [prefix for prefix, _ in lexicon],
-                "endings": _endings(texts, lists[0].df()), "facts": facts is not None}
+                "endings": search_lexicon.endings(texts, lists[0].df()),
+                "facts": facts is not None}
     _write_js(write, out / "manifest.js", "kbSearch.manifest(", manifest)
     return {"docs": len(parts), "units": len(found.group), "terms": len(lists[0].names),
             "shards": shards, "pages": pages, "lexicon": len(lexicon),
@@ -207,7 +165,7 @@ def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts,
 
 def fnv(text: str) -> int:
     """FNV-1a (32 bits) over the UTF-16 code units of ``text`` (keep in step with ``fnv`` in
-    search.js): which shard holds a term's list."""
+    search-engine.js): which shard holds a term's list."""
     h = 0x811C9DC5
     units = text.encode("utf-16-le")
     for i in range(0, len(units), 2):
@@ -249,104 +207,12 @@ def _write_lists(out: Path, lists, group_first: np.ndarray, write) -> tuple[int,
 
 def page_bounds(n: int) -> list[tuple[int, int]]:
     """The (start, end) entries of each page of a list of ``n``: the first page, then pages
-    :data:`PAGE_GROWTH` times larger each (keep in step with ``pageBounds`` in search.js)."""
+    :data:`PAGE_GROWTH` times larger each (``pageCount`` in search-engine.js counts them)."""
     bounds, start, size = [(0, min(n, FIRST_PAGE))], FIRST_PAGE, FIRST_PAGE * PAGE_GROWTH
     while start < n:
         bounds.append((start, min(n, start + size)))
         start, size = start + size, size * PAGE_GROWTH
     return bounds
-
-
-def _lexicon(form_map: dict[str, list[str]], df: dict[str, int]) -> list[tuple[str, dict]]:
-    """(prefix, file body) of every lexicon file, prefixes sorted."""
-    analysis = _analysis()
-    stops = {lang: analysis.stopwords(lang) for lang in SOURCES}
-    table = {form: terms_ for form, terms_ in form_map.items() if form}
-    for word in stops["en"]:  # typed in English queries, known nowhere in the corpus
-        table.setdefault(key(word), [])
-    concepts = _concepts()
-    files: list[tuple[str, dict]] = []
-
-    def cut(prefix: str, names: list[str]) -> None:
-        body = _lexicon_file(prefix, names, table, df, stops, concepts)
-        longer = [n for n in names if len(n) > len(prefix)]
-        if len(json.dumps(body, ensure_ascii=False)) <= LEX_BYTES or not longer:
-            files.append((prefix, body))
-            return
-        by_next = defaultdict(list)
-        for name in longer:
-            by_next[name[:len(prefix) + 1]].append(name)
-        short = [n for n in names if len(n) == len(prefix)]
-        if short:  # forms no longer than the prefix: a file of their own under it
-            files.append((prefix, _lexicon_file(prefix, short, table, df, stops, concepts)))
-        for sub in sorted(by_next):
-            cut(sub, by_next[sub])
-
-    by_first = defaultdict(list)
-    for name in sorted(table):
-        by_first[name[0]].append(name)
-    for first in sorted(by_first):
-        cut(first, by_first[first])
-    return sorted(files, key=lambda f: f[0])
-
-
-def _lexicon_file(prefix: str, names: list[str], table, df, stops, concepts) -> dict:
-    analysis = _analysis()
-    used = sorted({t for name in names for t in table[name] if t in df})
-    index = {t: i for i, t in enumerate(used)}
-    body = {"t": used, "n": [df[t] for t in used],
-            "f": {name: [index[t] for t in table[name] if t in index] for name in names}}
-    masks = {}
-    for name in names:
-        mask = sum(1 << i for i, lang in enumerate(SOURCES)
-                   if analysis.fold(name, lang) in stops[lang])
-        if mask:
-            masks[name] = mask
-    body["s"] = masks
-    body["g"] = [c for c in concepts if any(_compatible(prefix, seq[0]) for by_lang in c[1].values()
-                                            for seq in by_lang if seq)]
-    return body
-
-
-def _compatible(prefix: str, stem: str) -> bool:
-    """Whether a word beginning with ``stem`` may be in the lexicon file of ``prefix``."""
-    return stem.startswith(prefix) or prefix.startswith(stem)
-
-
-@lru_cache(maxsize=1)
-def _concepts() -> list:
-    """[[concept id, {language: [its terms as stem sequences]}]] of the glossary, analysed per
-    language as :func:`kb.search.write_glossary` does (English included: a reader may type
-    the rules' English words)."""
-    try:
-        glossary = importlib.import_module("kb.reference.glossary")
-    except ModuleNotFoundError:
-        glossary = importlib.import_module("kb.glossary")
-    analysis = _analysis()
-    out = []
-    for concept in glossary.load().concepts:
-        by_lang = {lang: [seq for seq in (analysis.terms(term, lang, split=False)
-                                          for term in concept.terms.get(lang, ())) if seq]
-                   for lang in SOURCES}
-        out.append([concept.id, {lang: seqs for lang, seqs in by_lang.items() if seqs}])
-    return out
-
-
-def _endings(texts: Texts, df: dict[str, int]) -> dict[str, list[str]]:
-    """Per language, the endings its words add to their stems in the corpus (``fr``:
-    ``e``, ``es``, ``ent``...), and English's (:data:`EN_ENDINGS`)."""
-    seen: dict[str, Counter] = {lang: Counter() for lang in LANGUAGES}
-    for pair in texts.pairs.words:
-        form, _, term = pair.partition("\t")
-        lang, _, stem = term.partition(":")
-        if lang in seen and term in df and form.startswith(stem):
-            ending = form[len(stem):]
-            if len(ending) <= MAX_ENDING:
-                seen[lang][ending] += 1
-    out = {lang: sorted(e for e, n in counts.items() if n >= 2 or not e)
-           for lang, counts in seen.items()}
-    out["en"] = list(EN_ENDINGS)
-    return out
 
 
 def _write_chunks(out: Path, found, groups: np.ndarray, facts: Facts | None, chunk, write,
@@ -381,12 +247,9 @@ def _write_rules(out: Path, facts: Facts | None, write) -> None:
     """Each UI language's titles of the rules the groups link to."""
     numbers = sorted({r for rules in (facts.rules if facts else ()) for r in rules})
     titles = {}
-    try:
-        from kb.core import registry
+    from kb.core import registry
 
-        titles = {n: registry.RULES[n].title for n in numbers if n in registry.RULES}
-    except ImportError:
-        pass
+    titles = {n: registry.RULES[n].title for n in numbers if n in registry.RULES}
     (out / "r").mkdir()
     for ui in UI_LANGUAGES:
         translate = _translator(ui)

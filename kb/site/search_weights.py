@@ -124,7 +124,7 @@ def _lists(names: list[str], term, doc, group, value) -> Lists:
 
 def card_word(form_key: str) -> str:
     """A folded word of a card name as the ``card:`` filter compares it (keep in step with
-    ``cardWord`` in search.js): ``ae`` ``oe`` ``ue`` as the bare vowel, so Säuberung,
+    ``cardWord`` in search-engine.js): ``ae`` ``oe`` ``ue`` as the bare vowel, so Säuberung,
     Saeuberung and Sauberung are one word (as :func:`kb.search.analysis.card_key`)."""
     return re.sub(r"([aou])e", r"\1", form_key)
 

@@ -271,8 +271,9 @@ def test_no_result_is_lost_to_a_list_cut(browser, tmp_path):
                                  tmp_path / "search")
     assert figures["pages"] >= 2
     (tmp_path / "static").mkdir()
-    (tmp_path / "static" / "search.js").write_bytes(
-        (Path(search_index.__file__).parents[2] / "site_templates/static/search.js").read_bytes())
+    for name in ("search.js", "search-engine.js"):
+        (tmp_path / "static" / name).write_bytes(
+            (Path(search_index.__file__).parents[2] / "site_templates/static" / name).read_bytes())
     (tmp_path / "index.html").write_text(PAGE, encoding="utf-8")
     links = search(browser, (tmp_path / "index.html").as_uri(), "donjon salle")
     assert pages(links)[0] == f"{len(docs) - 1}.html"

@@ -14,6 +14,7 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from kb.corpus import parse
 from kb.corpus.languages import LANGUAGES
 from kb.site import search_index as si
+from kb.site import search_lexicon
 from kb.site.paths import slug
 
 from site_helpers import CORPUS
@@ -44,7 +45,7 @@ def grouped(docs: list[dict]) -> tuple[list[dict], list[int]]:
 
 def read_js(path: Path):
     body = path.read_text(encoding="utf-8")
-    return json.loads(re.fullmatch(r"kbSearch\.\w+\((?:\d+,)*(.*)\);\n", body, re.S).group(1))
+    return json.loads(re.fullmatch(r"kbSearch\.\w+\((?:\d+,)*(.*)\);\n", body, re.DOTALL).group(1))
 
 
 def build(tmp_path, docs, groups=None, facts=None):
@@ -242,7 +243,7 @@ def test_first_query_files_do_not_grow_with_the_corpus(tmp_path):
     assert large["docs"] == 2000 and large["shards"] > 10
     for folder in ("p", "d"):
         assert largest(large_out, folder) <= 1.5 * largest(small_out, folder) + 2_000, folder
-    assert largest(large_out, "l") <= si.LEX_BYTES + 4_000
+    assert largest(large_out, "l") <= search_lexicon.LEX_BYTES + 4_000
     for shard in (large_out / "p").glob("*.js"):
         assert all(len(head) <= 2 + 3 * si.FIRST_PAGE for head in read_js(shard).values())
     # The manifest grows with the lexicon files only, a short prefix each.
