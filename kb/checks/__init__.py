@@ -10,9 +10,10 @@ stage's groups; without them each ruling stands alone), the glossary
 (:mod:`kb.reference.glossary`) and the corpus's ``suppressions.toml`` (accepted findings). An
 incremental build also reads the previous build's store, read only.
 
-Tables written: ``findings`` (one row per finding; :mod:`kb.checks.table`) and
-``check_state`` (the corpus-wide counts and suppressions digest an incremental build starts
-from; :mod:`kb.checks.update`); a cache file, ``word-frequencies.json``, in the build folder.
+Tables written (declared in :mod:`kb.store.schema`): ``findings`` (one row per finding;
+:mod:`kb.checks.table`) and ``check_state`` (the corpus-wide counts and suppressions digest an
+incremental build starts from; :mod:`kb.checks.update`); a cache file,
+``word-frequencies.json``, in the build folder.
 
 Modules, in the order the data goes through them:
 

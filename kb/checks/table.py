@@ -2,9 +2,9 @@
 
 Written whole by :func:`store_report` (a full check) or in part by :mod:`kb.checks.update`;
 read by the site (:func:`findings`, :func:`findings_of_groups`, :func:`stray_findings`).
-Columns: ``id`` (a digest of what the finding says and where, so a finding keeps its id from
-build to build), the :class:`kb.checks.findings.Finding` fields, and ``accepted`` (the
-suppression's reason, or NULL).
+Columns (declared in :mod:`kb.store.schema`): ``id`` (a digest of what the finding says and
+where, so a finding keeps its id from build to build), the :class:`kb.checks.findings.Finding`
+fields, and ``accepted`` (the suppression's reason, or NULL).
 """
 
 from __future__ import annotations

@@ -25,7 +25,6 @@ from pathlib import Path
 import sqlite_utils
 
 from kb import align, store
-from kb.store import schema
 from kb.checks import coverage, fragments, punctuation, terms
 from kb.checks.families import FAMILIES
 from kb.checks.findings import Corpus, Finding
@@ -33,6 +32,7 @@ from kb.checks.load import aligned_groups, lang_order, member_of_row
 from kb.checks.load import glossary as load_glossary
 from kb.checks.run import dedupe, stale
 from kb.checks.table import FIELDS, TABLE, row
+from kb.store import schema
 
 STATE = "check_state"
 #: In the build folder: the word frequencies the checks looked up (a cache, not output).
