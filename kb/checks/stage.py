@@ -12,10 +12,7 @@ from __future__ import annotations
 from kb.checks import suppressions, update
 from kb.checks.load import load_corpus
 from kb.checks.run import check_corpus
-from kb.checks.table import findings, findings_of_groups, store_report, stray_findings
-
-# Until kb/site/data.py reads the stored findings from kb.checks.table, where they live now.
-__all__ = ["build_stage", "findings", "findings_of_groups", "stray_findings"]
+from kb.checks.table import store_report
 
 
 def build_stage(ctx) -> None:
