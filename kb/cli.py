@@ -95,7 +95,8 @@ def search(query, db_path, lang, limit, fmt):
 
     Filters: lang:fr  card:"Chasseur vengeur"  rule:726.3  date>=2022-01-01  -word.
     Words may be inflected, unaccented or misspelt. The index is read from index/ next to
-    --db. JSON output is a list of hits, best first: group, lang, card, text, score, ...
+    --db. JSON output is a list of hits, best first: group, lang, card, text, score, rules,
+    links (why each rule: score, concepts, words per language), ...
     """
     from kb.search import index_dir_for, render_text, search as run_search
 
@@ -103,6 +104,9 @@ def search(query, db_path, lang, limit, fmt):
     if fmt == "json":
         import json
 
+        from kb.search.results import with_links
+
+        hits = with_links(hits, index_dir_for(db_path))
         click.echo(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2))
     else:
         click.echo(render_text(hits))
@@ -218,6 +222,40 @@ def serve(out, port):
         pass
     finally:
         httpd.server_close()
+
+
+@cli.command()
+@click.option("--unlinked", is_flag=True, help="List the groups linked to no rule, with why.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@DB_OPTION
+def links(unlinked, fmt, db_path):
+    """List each ruling group's rules and why: score, concepts, words per language.
+
+    With --unlinked, the groups linked to no rule and the reason (a designation the core
+    does not carry, no carried rule naming their concepts, or the closest rule and what it
+    lacks). JSON: [{group, links: [{rule, number_then, score, concepts, words}]}], or with
+    --unlinked [{group, reason, concepts}].
+    """
+    import json
+
+    from kb import link, store
+
+    db = store.open_existing(db_path)
+    if unlinked:
+        rows = [{"group": g["id"], "reason": g["reason"], "concepts": g["concepts"]}
+                for g in link.unlinked(db)]
+        lines = [f"{row['group']}  {row['reason']}" for row in rows]
+    else:
+        rows = [{"group": group, "links": [{k: v for k, v in found.items() if k != "evidence"}
+                                           for found in linked]}
+                for group, linked in sorted(link.links(db).items())]
+        lines = [f"{row['group']}  {found['rule']}  {found['score']:.2f}  "
+                 f"{', '.join(found['concepts'])}" for row in rows for found in row["links"]]
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(lines) or ("no unlinked groups" if unlinked else "no links"))
 
 
 @cli.command()

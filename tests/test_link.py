@@ -218,6 +218,58 @@ def test_adding_a_rule_is_its_registry_entry_and_its_description(tmp_path, monke
     assert set(json.loads(row["evidence"])["concepts"]) >= {"effect", "outside_game"}
 
 
+def test_export_json_says_why_each_rule_and_why_none(examples_db):
+    from kb.export import json as json_export
+
+    db, _ = examples_db
+    groups = json.loads(json_export.to_json(db))["groups"]
+    linked = {g["rules"][0]: g for g in groups if g["rules"]}
+    (leaves,) = linked["725.4"]["links"]
+    assert leaves["rule"] == "725.4" and leaves["number_then"] == "722.4"  # on 2024-02-09
+    assert 0.5 < leaves["score"] <= 1 and "leave_game" in leaves["concepts"]
+    assert "quitte la partie" in leaves["words"]["fr"] and "покидает игру" in leaves["words"]["ru"]
+    assert all(g["unlinked"] is None for g in linked.values())
+    reasons = [g["unlinked"] for g in groups if not g["rules"]]
+    assert len(reasons) == 3 and all(reasons)
+
+
+def test_search_hits_and_kb_links_say_why(seeds_db, tmp_path):
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+    from kb.search.results import Hit, with_links
+
+    db, _ = seeds_db
+    path = Path(db.conn.execute("PRAGMA database_list").fetchone()[2])
+    hit = Hit(group="726.4-f90a33", lang="fr", card="Chasseur vengeur", text="...", score=1.0)
+    (found,) = with_links([hit], path.parent / "index")[0].as_dict()["links"]
+    assert found["rule"] == "726.4" and found["words"]["de"][0] == "aktive Spieler"
+    lone = Hit(group="726.4-f90a33", lang="fr", card="Chasseur vengeur", text="...", score=1.0)
+    assert with_links([lone], tmp_path / "index")[0].links == []  # no store beside the index
+
+    out = CliRunner().invoke(cli, ["links", "--db", str(path), "--format", "json"])
+    rows = json.loads(out.output)
+    assert [row["group"] for row in rows] == sorted(row["group"] for row in rows)
+    assert {found["rule"] for row in rows for found in row["links"]} >= {"726.4", "603.3b"}
+    text = CliRunner().invoke(cli, ["links", "--db", str(path)]).output
+    assert "726.4-f90a33  726.4  1.00  active_player, initiative, leave_game" in text
+    assert CliRunner().invoke(cli, ["links", "--unlinked", "--db", str(path)]).output == \
+        "no unlinked groups\n"
+
+
+def test_kb_links_unlinked_lists_the_reasons(examples_db):
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+
+    db, lines = examples_db
+    path = db.conn.execute("PRAGMA database_list").fetchone()[2]
+    rows = json.loads(CliRunner().invoke(
+        cli, ["links", "--unlinked", "--format", "json", "--db", path]).output)
+    assert [f"link: {r['group']}: no rule ({r['reason']})" for r in rows] == sorted(lines)
+    assert all(r["concepts"] for r in rows)
+
+
 @pytest.fixture(scope="module")
 def copies_db(tmp_path_factory):
     """The seeds with each file's rulings printed on two more cards, the first copies (by

@@ -17,9 +17,12 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
     """The ruling groups with their rulings, rules and evidence, in a stable order.
 
     Each group: ``id`` (stable: primary rule + concept fingerprint), ``rules`` (current
-    Comprehensive Rules numbers, most specific first), ``links`` (each rule with the number it
-    had on the ruling's date and the concepts that show it), ``unlinked`` (why a group has no
-    rule, or null), ``concepts`` (the group's signature), ``rulings`` and ``examples``. A store
+    Comprehensive Rules numbers, most specific first), ``links`` (why each rule: ``rule``,
+    ``number_then`` (its number on the rulings' date, null when it had none yet), ``score``,
+    ``concepts`` (those of the rule the group mentions), ``words`` ({language: the words that
+    matched, in the order of ``concepts``}) and ``evidence`` (per concept and language)),
+    ``unlinked`` (why a group has no rule, or null), ``concepts`` (the group's signature),
+    ``rulings`` and ``examples``. A store
     built without alignment gives one group per ruling. ``ids``: only these groups (only their
     rows are read; the site's data dump reads a few thousand rulings at a time).
     """
@@ -33,8 +36,9 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
                        key=lambda g: align.id_order(g["id"]))
     links = _links(db, ids)
     linked = "group_rules" in db.table_names()
+    reasons = _reasons(db, [g["id"] for g in found if g["id"] not in links]) if linked else {}
     return [{"id": g["id"], "rules": g["rules"], "links": links.get(g["id"], []),
-             "unlinked": _why_unlinked(g) if linked and g["id"] not in links else None,
+             "unlinked": reasons.get(g["id"]),
              "concepts": g["signature"], "examples": example_runs.examples_for_group(db, g["id"]),
              "rulings": [_ruling(m) for m in g["members"]]}
             for g in found]
@@ -59,14 +63,16 @@ def _links(db: sqlite_utils.Database, ids: list[str] | None = None) -> dict[str,
         for chunk in store.chunks(ids)]
     for where, params in wheres:
         for row in db.query(f"SELECT * FROM group_rules{where} ORDER BY group_id, rank", params):
-            out.setdefault(row["group_id"], []).append(
-                {"rule": row["rule"], "number_then": row["number_then"],
-                 "evidence": json.loads(row["evidence"] or "{}")})
+            out.setdefault(row["group_id"], []).append(link.link_row(row))
     return out
 
 
-def _why_unlinked(group: dict) -> str:
-    return link.why_unlinked(tuple(group["signature"]))
+def _reasons(db: sqlite_utils.Database, ids: list[str]) -> dict[str, str]:
+    """{group id: why it has no rule} of the unlinked groups ``ids``."""
+    if not ids:
+        return {}
+    votes = link.group_votes(db, ids)
+    return {group_id: link.why_unlinked(votes.get(group_id, {})) for group_id in ids}
 
 
 def to_json(db: sqlite_utils.Database) -> str:

@@ -30,7 +30,16 @@ Modules, in the order the data goes through them:
 from kb.link.evidence import carried_rules, evidence_table
 from kb.link.reasons import why_unlinked
 from kb.link.scoring import RuleLink, rules_for
-from kb.link.stage import build_stage, group_votes, link_groups, number_on, unlinked
+from kb.link.stage import (
+    build_stage,
+    group_votes,
+    link_groups,
+    link_row,
+    links,
+    number_on,
+    unlinked,
+)
 
 __all__ = ["RuleLink", "build_stage", "carried_rules", "evidence_table", "group_votes",
-           "link_groups", "number_on", "rules_for", "unlinked", "why_unlinked"]
+           "link_groups", "link_row", "links", "number_on", "rules_for", "unlinked",
+           "why_unlinked"]

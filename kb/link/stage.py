@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from kb import store
 from kb.link.evidence import EvidenceTable, evidence_table
@@ -22,6 +21,9 @@ from kb.link.reasons import why_unlinked
 from kb.link.scoring import RuleLink, rules_for
 from kb.pipeline.progress import say
 from kb.store import schema
+
+if TYPE_CHECKING:  # kb search reads links without loading sqlite-utils
+    import sqlite_utils
 
 
 def number_on(rule: str, date: str | None) -> str | None:
@@ -129,6 +131,36 @@ def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
                            f"({', '.join('?' * len(chunk))})", chunk)
         db["group_rules"].insert_all(rows)
     return lines
+
+
+def link_row(row) -> dict:
+    """A ``group_rules`` row as the exports show a link: ``rule``, ``number_then``, ``score``,
+    ``concepts`` (those of the rule the group mentions), ``words`` ({language: the words that
+    matched, concept by concept}) and ``evidence`` (as stored)."""
+    evidence = json.loads(row["evidence"] or "{}")
+    concepts = sorted(evidence.get("concepts") or {})
+    words: dict[str, list[str]] = {}
+    for concept in concepts:
+        for lang, surface in sorted(evidence["concepts"][concept].items()):
+            if surface not in words.setdefault(lang, []):
+                words[lang].append(surface)
+    return {"rule": row["rule"], "number_then": row["number_then"], "score": row["score"],
+            "concepts": concepts, "words": words, "evidence": evidence}
+
+
+def links(db: sqlite_utils.Database, ids: list[str] | None = None) -> dict[str, list[dict]]:
+    """{group id: its links (:func:`link_row`), most specific first} of every linked group,
+    or of the groups ``ids``."""
+    out: dict[str, list[dict]] = {}
+    if "group_rules" not in db.table_names():
+        return out
+    wheres = [("", [])] if ids is None else [
+        (f" WHERE group_id IN ({', '.join('?' * len(chunk))})", chunk)
+        for chunk in store.chunks(ids)]
+    for where, params in wheres:
+        for row in db.query(f"SELECT * FROM group_rules{where} ORDER BY group_id, rank", params):
+            out.setdefault(row["group_id"], []).append(link_row(row))
+    return out
 
 
 def unlinked(db: sqlite_utils.Database, table: EvidenceTable | None = None) -> list[dict]:

@@ -31,6 +31,8 @@ class Hit:
     source: str = ""
     matched_lang: str = ""  # the language whose text matched, if another is shown
     cards: int = 1  # how many cards carry the shown text
+    #: Why each rule: the group's links with score, concepts and words (:func:`with_links`).
+    links: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -60,6 +62,32 @@ def hit_for(searcher, fields: dict, score: float, requested: str | None, query: 
                score=round(float(score), 4), id=rid, date=date,
                rules=fields.get("rules", "").split(), source=source, matched_lang=matched,
                cards=cards)
+
+
+def with_links(hits: list[Hit], index_dir: str | Path | None) -> list[Hit]:
+    """``hits`` with each group's links (:func:`kb.link.link_row`: rule, number_then, score,
+    concepts, words) read from the store next to the index; unchanged without a store."""
+    groups = sorted({hit.group for hit in hits})
+    if not groups:
+        return hits
+    from kb.link import link_row  # only JSON output shows why: text searches stay light
+
+    found: dict[str, list[dict]] = {}
+    with store_beside(index_dir) as store:
+        if store is None:
+            return hits
+        try:
+            rows = store.execute(
+                f"SELECT * FROM group_rules WHERE group_id IN ({', '.join('?' * len(groups))}) "
+                "ORDER BY group_id, rank", groups).fetchall()
+        except store.Error:  # a store without links
+            rows = []
+        for row in rows:
+            shown = {k: v for k, v in link_row(row).items() if k != "evidence"}
+            found.setdefault(row["group_id"], []).append(shown)
+    for hit in hits:
+        hit.links = found.get(hit.group, [])
+    return hits
 
 
 @contextlib.contextmanager
