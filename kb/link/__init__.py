@@ -28,7 +28,7 @@ Modules, in the order the data goes through them:
 """
 
 from kb.link.evidence import carried_rules, evidence_table
-from kb.link.reasons import why_unlinked
+from kb.link.reasons import explain, why_unlinked
 from kb.link.scoring import RuleLink, rules_for
 from kb.link.stage import (
     build_stage,
@@ -40,6 +40,6 @@ from kb.link.stage import (
     unlinked,
 )
 
-__all__ = ["RuleLink", "build_stage", "carried_rules", "evidence_table", "group_votes",
+__all__ = ["RuleLink", "build_stage", "carried_rules", "evidence_table", "explain", "group_votes",
            "link_groups", "link_row", "links", "number_on", "rules_for", "unlinked",
            "why_unlinked"]

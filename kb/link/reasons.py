@@ -1,20 +1,25 @@
-"""Why a group is linked to no rule, in one line a maintainer can act on.
+"""Why a group is linked to no rule: a structured reason (:func:`explain`, which the site
+renders in the reader's language) and one English line a maintainer can act on
+(:func:`why_unlinked`).
 
-The reasons, first that applies:
+The reasons, first that applies (``kind``):
 
-- the core carries no rule at all;
-- the group names no concept of the glossary;
-- it is about a designation whose rules the core does not carry ("about the monarch (rule
-  725), which the core does not carry");
-- no carried rule names any concept it names ("no carried rule names commander, cast");
-- otherwise its concepts are not enough for any carried rule, and the closest rule is named
-  with what it lacks.
+- ``no_rules``: the core carries no rule at all;
+- ``no_concepts``: the group names no concept of the glossary;
+- ``untracked``: it is about a designation whose rules the core does not carry ("about
+  monarch (rule 725), which the core does not carry");
+- ``unnamed``: no carried rule names any concept it names ("no carried rule names team");
+- ``weak``: its concepts are not enough for any carried rule; the closest rule is named with
+  what it lacks (a gate of :func:`kb.link.scoring.gate`, or ``distinctive``: one of the rule's
+  own concepts that few rules name).
 
 >>> from kb.link.evidence import evidence_table
 >>> why_unlinked({"monarch": 1.0, "leave_game": 1.0}, table=evidence_table({"726.4"}))
 'about monarch (rule 725), which the core does not carry'
 >>> why_unlinked({"team": 1.0, "creature": 0.2}, table=evidence_table({"726.4", "309.3"}))
 'no carried rule names team'
+>>> explain({"team": 1.0}, table=evidence_table({"726.4"}))
+{'kind': 'unnamed', 'concepts': ['team']}
 """
 
 from __future__ import annotations
@@ -22,36 +27,55 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.scoring import FEW, MENTIONED, refusal, untracked, votes_of
+from kb.link.scoring import FEW, MENTIONED, gate, gate_phrase, untracked, votes_of
 
 
-def why_unlinked(found: Mapping[str, float] | Iterable[str], carried: set[str] | None = None,
-                 table: EvidenceTable | None = None) -> str:
-    """A one-line reason a group with these votes (or this signature) has no link."""
+def explain(found: Mapping[str, float] | Iterable[str], carried: set[str] | None = None,
+            table: EvidenceTable | None = None) -> dict:
+    """Why a group with these votes (or this signature) has no link: {kind, ...} (see the
+    module's doc); ``weak`` carries ``concepts`` (those it names that rules name), ``rule``
+    (the closest) and ``lacks`` ({kind, concepts, family})."""
     if table is None and carried is not None and not carried:
-        return "the core carries no rule"
+        return {"kind": "no_rules"}
     table = table or evidence_table(carried)
     if not table.rules:
-        return "the core carries no rule"
+        return {"kind": "no_rules"}
     votes = votes_of(found)
     mentioned = {c for c, share in votes.items() if share >= MENTIONED}
     if not mentioned:
-        return "names no concept of the glossary"
+        return {"kind": "no_concepts"}
     missing = untracked(votes, table)
     if missing:
-        return "; ".join(f"about {c} (rule {r}), which the core does not carry"
-                         for c, r in missing)
+        return {"kind": "untracked", "designations": [list(pair) for pair in missing]}
     named = {c for evidence in table.rules.values() for c in evidence.concepts} & mentioned
     if not named:
-        return f"no carried rule names {', '.join(sorted(mentioned))}"
+        return {"kind": "unnamed", "concepts": sorted(mentioned)}
     closest = max((r for r, e in table.rules.items() if e.concepts & named),
                   key=lambda r: (_covered(votes, r, table), r))
     own = sorted(c for c in table.rules[closest].concepts - table.topic(closest)
                  if table.named_by(c) <= FEW)
-    lacks = refusal(closest, mentioned, table) or (
-        f"needs one of {', '.join(own)}" if own else "has no concept of its own")
-    return (f"names {', '.join(sorted(named))}, which is not enough for any carried rule "
-            f"(closest: {closest}, which {lacks})")
+    lacks = gate(closest, mentioned, table) or {"kind": "distinctive", "concepts": own}
+    return {"kind": "weak", "concepts": sorted(named), "rule": closest, "lacks": lacks}
+
+
+def why_unlinked(found: Mapping[str, float] | Iterable[str], carried: set[str] | None = None,
+                 table: EvidenceTable | None = None) -> str:
+    """A one-line reason, in English, that a group with these votes has no link."""
+    if table is None and not (carried is not None and not carried):
+        table = evidence_table(carried)
+    reason = explain(found, carried, table)
+    kind = reason["kind"]
+    if kind == "no_rules":
+        return "the core carries no rule"
+    if kind == "no_concepts":
+        return "names no concept of the glossary"
+    if kind == "untracked":
+        return "; ".join(f"about {c} (rule {r}), which the core does not carry"
+                         for c, r in reason["designations"])
+    if kind == "unnamed":
+        return f"no carried rule names {', '.join(reason['concepts'])}"
+    return (f"names {', '.join(reason['concepts'])}, which is not enough for any carried "
+            f"rule (closest: {reason['rule']}, which {gate_phrase(reason['lacks'])})")
 
 
 def _covered(votes: Mapping[str, float], rule: str, table: EvidenceTable) -> float:

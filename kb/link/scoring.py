@@ -78,22 +78,42 @@ def votes_of(found: Mapping[str, float] | Iterable[str]) -> dict[str, float]:
     return {str(c): 1.0 for c in found}
 
 
-def refusal(rule: str, mentioned: set[str], table: EvidenceTable) -> str | None:
-    """Why the gates refuse ``rule`` for a group mentioning ``mentioned``, or None."""
+def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
+    """Which gate refuses ``rule`` for a group mentioning ``mentioned``, or None: {kind,
+    concepts, family}; kind is ``family`` (none of its topic: ``concepts``), ``designation``
+    (it is about ``concepts``, which the group does not name), ``requires`` (its hint needs
+    one of ``concepts``) or ``excludes`` (its hint excludes ``concepts``)."""
     family = table.family_of(rule)
     if family and family.topic and not family.topic & mentioned:
-        return f"names no concept of {family.name} ({', '.join(sorted(family.topic))})"
+        return {"kind": "family", "concepts": sorted(family.topic), "family": family.name}
     missing = table.contrast_of(rule) - mentioned
     if missing:
-        return f"is about {', '.join(sorted(missing))}, which the group does not name"
+        return {"kind": "designation", "concepts": sorted(missing)}
     hint = table.hints.get(rule)
     if hint:
         for need in hint.requires:
             if not need & mentioned:
-                return f"needs {' or '.join(sorted(need))} (hint)"
+                return {"kind": "requires", "concepts": sorted(need)}
         if hint.excludes & mentioned:
-            return f"excludes {', '.join(sorted(hint.excludes & mentioned))} (hint)"
+            return {"kind": "excludes", "concepts": sorted(hint.excludes & mentioned)}
     return None
+
+
+def refusal(rule: str, mentioned: set[str], table: EvidenceTable) -> str | None:
+    """Why the gates refuse ``rule`` for a group mentioning ``mentioned`` (a phrase), or None."""
+    found = gate(rule, mentioned, table)
+    return None if found is None else gate_phrase(found)
+
+
+def gate_phrase(found: dict) -> str:
+    """A refusal (:func:`gate`'s answer) as an English phrase: "needs leave_game (hint)"."""
+    named = ", ".join(found["concepts"])
+    return {"family": f"names no concept of {found.get('family')} ({named})",
+            "designation": f"is about {named}, which the group does not name",
+            "requires": f"needs {' or '.join(found['concepts'])} (hint)",
+            "excludes": f"excludes {named} (hint)",
+            "distinctive": f"needs one of {named}" if named else "has no concept of its own",
+            }[found["kind"]]
 
 
 def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[str, str]]:
@@ -113,7 +133,7 @@ def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLin
     mentioned = {c for c, share in votes.items() if share >= MENTIONED}
     weight, out = table.weight, []
     for rule, evidence in table.rules.items():
-        if not evidence.concepts & mentioned or refusal(rule, mentioned, table):
+        if not evidence.concepts & mentioned or gate(rule, mentioned, table):
             continue
         own = evidence.concepts - table.topic(rule)
         distinctive = {c for c in own if table.named_by(c) <= FEW}

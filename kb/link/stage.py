@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from kb import store
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.reasons import why_unlinked
+from kb.link.reasons import explain, why_unlinked
 from kb.link.scoring import RuleLink, rules_for
 from kb.pipeline.progress import say
 from kb.store import schema
@@ -164,8 +164,9 @@ def links(db: sqlite_utils.Database, ids: list[str] | None = None) -> dict[str, 
 
 
 def unlinked(db: sqlite_utils.Database, table: EvidenceTable | None = None) -> list[dict]:
-    """Groups without any rule, each {id, reason, concepts} (``concepts``: what the group
-    mentions, by share of its languages)."""
+    """Groups without any rule, each {id, reason, why, concepts}: the reason in English and
+    as :func:`kb.link.reasons.explain` gives it, and what the group mentions (by share of its
+    languages)."""
     if "groups" not in db.table_names():
         return []
     linked = ("SELECT DISTINCT group_id FROM group_rules" if "group_rules" in db.table_names()
@@ -175,6 +176,7 @@ def unlinked(db: sqlite_utils.Database, table: EvidenceTable | None = None) -> l
     votes = group_votes(db, ids)
     table = table or evidence_table()
     return [{"id": group_id, "reason": why_unlinked(votes.get(group_id, {}), table=table),
+             "why": explain(votes.get(group_id, {}), table=table),
              "concepts": votes.get(group_id, {})} for group_id in ids]
 
 
