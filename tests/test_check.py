@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import shutil
 from dataclasses import replace
@@ -43,14 +42,9 @@ def store_of(corpus: Path, work: Path) -> sqlite_utils.Database:
     names = [name for name, _ in build.STAGES]
     ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=work)
     for name, target in build.STAGES[:names.index("check") + 1]:
-        stage(target)(ctx)
+        build.stage_function(target)(ctx)
     return ctx.db
 
-
-def stage(target: str):
-    """The function a :data:`build.STAGES` entry names ("module:function")."""
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 @pytest.fixture(scope="module")

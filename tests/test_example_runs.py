@@ -15,7 +15,7 @@ from kb.core import initiative, venture
 from kb.corpus.files import corpus_files
 from kb.errors import KbError
 from kb.examples import runs as example_runs
-from kb.export import groups as export
+from kb.export import json as export
 from kb.pipeline import build
 from kb.pipeline.context import BuildContext
 
@@ -28,7 +28,7 @@ def _run_stages(work: Path) -> BuildContext:
     """The pipeline up to and including the examples stage, on the seeds, into a real store."""
     ctx = BuildContext(corpus=corpus_files([str(SEEDS)]), work=work)
     for _, target in UP_TO_EXAMPLES:
-        build._resolve(target)(ctx)
+        build.stage_function(target)(ctx)
     return ctx
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import io
 import shutil
 from pathlib import Path
@@ -62,14 +61,9 @@ def db(tmp_path_factory):
     names = [name for name, _ in build.STAGES]
     ctx = BuildContext(corpus=corpus_files([str(SEEDS)]), work=work)
     for name, target in build.STAGES[:names.index("align") + 1]:
-        stage(target)(ctx)
+        build.stage_function(target)(ctx)
     return ctx.db
 
-
-def stage(target: str):
-    """The function a :data:`build.STAGES` entry names ("module:function")."""
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 def _valid(document: str, dtd: str) -> etree._Element:
@@ -128,7 +122,7 @@ def test_control_character_is_a_clear_error(tmp_path):
                     encoding="utf-8")
     ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=tmp_path)
     for _, target in build.STAGES[:2]:
-        stage(target)(ctx)
+        build.stage_function(target)(ctx)
     db_path = str(tmp_path / "rulings.db")
     result = CliRunner().invoke(cli, ["export", "tmx", "--db", db_path])
     assert result.exit_code == 2

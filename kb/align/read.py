@@ -8,7 +8,7 @@ import json
 import sqlite_utils
 
 from kb.align.clustering import id_order
-from kb.align.units import lang_order
+from kb.corpus.languages import lang_order
 
 # ---------------------------------------------------------------------------------------------
 # Reading

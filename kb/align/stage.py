@@ -15,7 +15,8 @@ from kb import store
 from kb.align import state as align_state
 from kb.align import update as realign
 from kb.align.full import align_all
-from kb.align.units import Aligned, lang_order
+from kb.align.units import Aligned
+from kb.corpus.languages import lang_order
 from kb.pipeline.progress import say
 from kb.reference import cards
 from kb.reference.glossary import Glossary

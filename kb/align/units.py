@@ -146,6 +146,3 @@ def fingerprint(sig: tuple[str, ...]) -> str:
     return digest(",".join(sig), 6)
 
 
-
-def lang_order(lang: str) -> int:
-    return LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES)

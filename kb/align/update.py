@@ -35,11 +35,10 @@ from pathlib import Path
 import sqlite_utils
 
 from kb import store
-from kb.align import clustering, memberships, scoring
+from kb.align import clustering, rewrite, scoring
 from kb.align import state as align_state
 from kb.align import units as align_units
 from kb.align.units import Aligned, Unit
-from kb.reference import cards
 
 _SUFFIX = re.compile(r"-[0-9a-f]{12}$")
 
@@ -235,12 +234,12 @@ def _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, t
         written = set(group_of.values()) | set(renamed.values()) | touched
         redo |= _partial_candidates(db, index, [set(g.signature) for g in new_groups]
                                     + gone_signatures)
-        _write_rulings(db, changed, old, added + same)
+        rewrite.write_rulings(db, changed, old, added + same)
         delete_groups(db, sorted(gone | set(renamed)))
-        groups = _Groups(db, index, new_groups)
-        _write_groups(db, groups, written, touched - gone - set(renamed))
-        _write_memberships(db, index, groups, redo)
-        _write_derived(db, glossary, new_rows)
+        groups = rewrite.Groups(db, index, new_groups)
+        rewrite.write_groups(db, groups, written, touched - gone - set(renamed))
+        rewrite.write_memberships(db, index, groups, redo)
+        rewrite.write_derived(db, glossary, new_rows)
         align_state.write_state(db, n, df, scorer.lang_length)
     return gone | set(renamed) | written
 
@@ -319,110 +318,3 @@ def _partial_candidates(db, index: align_state.Index, signatures: list[set[str]]
 def delete_groups(db, ids: list[str]) -> None:
     """Delete these groups and every row that refers to them (memberships, links, ...)."""
     store.delete_with_dependents(db, "groups", "id", ids)
-
-
-class _Groups:
-    """Groups as :class:`kb.align.Aligned`, read from the updated units on demand."""
-
-    def __init__(self, db, index: align_state.Index, new_groups: list[Aligned]):
-        self.db, self.index = db, index
-        self.by_id = {g.id: g for g in new_groups}
-
-    def get(self, gid: str) -> Aligned:
-        if gid not in self.by_id:
-            keys = self.index.group_units([gid]).get(gid, [])
-            units = sorted(self.index.load(keys).values(), key=lambda u: u.sort_key)
-            sig = align_units.signature(units)
-            self.by_id[gid] = Aligned(units, sig, align_units.fingerprint(sig), id=gid)
-        return self.by_id[gid]
-
-    def of(self, key: str) -> Aligned:
-        return self.get(self.index.rows[key][2])
-
-    def containing(self, concepts: frozenset[str]) -> list[Aligned]:
-        """Every group whose signature holds all of ``concepts``."""
-        ids = [gid for gid, sig in self.db.execute("SELECT id, signature FROM groups")
-               if concepts <= set(json.loads(sig))]
-        return [self.get(gid) for gid in ids]
-
-
-def _write_rulings(db, changed: list[str], old: dict, rebuilt: list[Unit]) -> None:
-    """unit_rulings follows the rebuilt units."""
-    for chunk in store.chunks(changed):
-        db.execute(f"DELETE FROM unit_rulings WHERE source IN {align_state.placeholders(chunk)}", chunk)
-    for chunk in store.chunks(list(old)):
-        db.execute(f"DELETE FROM unit_rulings WHERE unit IN {align_state.placeholders(chunk)}", chunk)
-    align_state.insert_rulings(db, rebuilt)
-
-
-def _write_groups(db, groups: _Groups, written: set[str], existing: set[str]) -> None:
-    sizes = dict(align_state.query(db, "SELECT au.group_id, COUNT(*) FROM unit_rulings ur JOIN align_units "
-                            "au ON au.key = ur.unit WHERE au.group_id IN {} GROUP BY au.group_id",
-                        sorted(written)))
-    rows = []
-    for gid in sorted(written):
-        g = groups.get(gid)
-        rows.append((g.fingerprint, json.dumps(list(g.signature)),
-                     ",".join(sorted({u.lang for u in g.units}, key=align_units.lang_order)),
-                     sizes.get(gid, 0), gid))
-    db.conn.executemany("UPDATE groups SET fingerprint = ?, signature = ?, languages = ?, "
-                        "size = ? WHERE id = ?", [r for r in rows if r[-1] in existing])
-    db.conn.executemany("INSERT INTO groups (fingerprint, signature, languages, size, id) "
-                        "VALUES (?, ?, ?, ?, ?)", [r for r in rows if r[-1] not in existing])
-
-
-def _with_rulings(db, index: align_state.Index, keys) -> None:
-    """Give the loaded units their ruling rows (rebuilt units have them already)."""
-    missing = [k for k in keys if not index.cache[k].rulings]
-    found: dict[str, list[dict]] = {}
-    for chunk in store.chunks(missing):
-        for row in db.query(f"SELECT ur.unit AS unit_key, r.* FROM unit_rulings ur JOIN rulings r "
-                            f"ON r.id = ur.ruling_id WHERE ur.unit IN {align_state.placeholders(chunk)} "
-                            f"ORDER BY r.source, r.position", chunk):
-            row = dict(row)
-            found.setdefault(row.pop("unit_key"), []).append(row)
-    for key, rows in found.items():
-        index.cache[key].rulings = rows
-
-
-def _write_memberships(db, index: align_state.Index, groups: _Groups, redo: set[str]) -> None:
-    _with_rulings(db, index, redo)
-    ids = [r["id"] for k in redo for r in index.cache[k].rulings]
-    for chunk in store.chunks(ids):
-        db.execute(f"DELETE FROM memberships WHERE ruling_id IN {align_state.placeholders(chunk)}", chunk)
-    rows = []
-    for key in sorted(redo):
-        unit = index.cache[key]
-        own = groups.of(key)
-        # Scored against: candidates by blocking keys, and the rest of its component.
-        mates = index.partners(unit) | set(index.component(index.rows[key][1]))
-        mates = {k for k, u in index.load(mates).items() if u.lang != unit.lang}
-        score = {k: index.scorer.value(unit, index.cache[k]) for k in mates}
-        rivals = {}
-        for k in sorted(mates):
-            other = groups.of(k)
-            if other.id != own.id:
-                rivals[other.id] = other
-        partial = ((lambda u, own=own: memberships.partial_of(u, own, groups.containing(u.concepts)))
-                   if len(own.units) == 1 else (lambda u: []))
-        dumped = None
-        for m in memberships.unit_memberships(unit, own, index.scorer,
-                                        lambda u, score=score: score.get(u.key, 0.0),
-                                        list(rivals.values()), partial):
-            dumped = dumped or json.dumps(m.evidence, ensure_ascii=False, sort_keys=True)
-            rows.append((m.ruling["id"], own.id, m.score, dumped, int(m.weak)))
-    db.conn.executemany("INSERT INTO memberships (ruling_id, group_id, score, evidence, weak) "
-                        "VALUES (?, ?, ?, ?, ?)", rows)
-
-
-def _write_derived(db, glossary, new_rows: list[dict]) -> None:
-    """Concept rows of the new rulings, identities of new cards."""
-    db.conn.executemany(
-        'INSERT OR REPLACE INTO ruling_concepts (ruling_id, concept, start, "end", surface, '
-        "lang) VALUES (?, ?, ?, ?, ?, ?)",
-        ((r["id"], c.concept, c.start, c.end, c.surface, c.lang) for r in new_rows
-         for c in glossary.find(r["text"], r["lang"], also=("en",))))
-    db["card_identities"].insert_all(
-        cards.identity_rows(db, "SELECT * FROM cards WHERE id NOT IN "
-                             "(SELECT card_id FROM card_identities)"),
-        pk="card_id", replace=True)

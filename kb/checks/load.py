@@ -11,7 +11,7 @@ import sqlite_utils
 
 from kb import align, store
 from kb.checks.findings import Corpus, Group, Member
-from kb.corpus.languages import LANGUAGES
+from kb.corpus.languages import lang_order
 from kb.reference import glossary as glossary_module
 
 _MEMBERS = ("SELECT m.group_id, r.id, r.lang, c.name, r.text, r.source, r.line, r.position "
@@ -66,12 +66,3 @@ def member_of_row(row: dict, group: str) -> Member:
     source = f"{row['source']}:{row['line']}" if row.get("line") else str(row.get("source", ""))
     return Member(str(row["id"]), row["lang"], row.get("card") or "", row["text"], group, source)
 
-
-def lang_order(lang: str) -> int:
-    """A language's place among a group's members: the ruling languages' order, as alignment
-    orders them (so findings come in the order of :func:`kb.align.groups`), others last.
-
-    >>> sorted(["es", "xx", "ru", "fr"], key=lang_order)
-    ['ru', 'fr', 'es', 'xx']
-    """
-    return LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES)

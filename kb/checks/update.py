@@ -28,10 +28,11 @@ from kb import align, store
 from kb.checks import coverage, fragments, punctuation, terms
 from kb.checks.families import FAMILIES
 from kb.checks.findings import Corpus, Finding
-from kb.checks.load import aligned_groups, lang_order, member_of_row
+from kb.checks.load import aligned_groups, member_of_row
 from kb.checks.load import glossary as load_glossary
 from kb.checks.run import dedupe, stale
 from kb.checks.table import FIELDS, TABLE, row
+from kb.corpus.languages import lang_order
 from kb.store import schema
 
 STATE = "check_state"

@@ -15,6 +15,15 @@ LANGUAGES: tuple[str, ...] = ("ru", "it", "fr", "de", "es")
 #: Languages of the site's interface: the ruling languages plus English (the rules' pivot).
 UI_LANGUAGES: tuple[str, ...] = ("en",) + LANGUAGES
 
+def lang_order(lang: str) -> int:
+    """A language's place among a group's members: the ruling languages' order, others last.
+
+    >>> sorted(["es", "xx", "ru", "fr"], key=lang_order)
+    ['ru', 'fr', 'es', 'xx']
+    """
+    return LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES)
+
+
 # Below these, a guess is not a decision: short or mixed texts get a clear error instead.
 MIN_CONFIDENCE = 0.5
 MIN_LETTERS = 12

@@ -199,7 +199,7 @@ _OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.E
 def _run_stage(target: str, ctx: BuildContext, out: Path) -> None:
     """Run one stage, turning a full or read-only output disk into a one-line error."""
     try:
-        _resolve(target)(ctx)
+        stage_function(target)(ctx)
     except OSError as exc:
         if exc.errno not in _OUTPUT_ERRNOS:
             raise
@@ -210,6 +210,7 @@ def _run_stage(target: str, ctx: BuildContext, out: Path) -> None:
         raise KbError(f"{out}: cannot write the store: {exc}") from None
 
 
-def _resolve(target: str):
+def stage_function(target: str):
+    """The function a :data:`STAGES` entry names ("module:function")."""
     module, _, function = target.partition(":")
     return getattr(importlib.import_module(module), function)

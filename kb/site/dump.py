@@ -1,6 +1,6 @@
 """The site's ``data/rulings.json``: the ``kb export json`` bytes, reusing the previous build's.
 
-The dump is ``{"groups": [...]}`` indented by two (:func:`kb.export.groups.to_json`). Python's indenting
+The dump is ``{"groups": [...]}`` indented by two (:func:`kb.export.json.to_json`). Python's indenting
 encoder is pure Python and was most of the dump's cost, so each group is written as its own
 piece (exactly the bytes the whole-document encoder gives it at that depth; its rulings
 encoded by orjson where that gives the same bytes, see :func:`_indented`) and remembered, with
@@ -23,7 +23,7 @@ import orjson
 
 from kb import align
 from kb.examples import runs as example_runs
-from kb.export import groups as export
+from kb.export import json as export
 from kb.site import differing
 from kb.site.files import previous_rows, replace_table
 from kb.store import schema

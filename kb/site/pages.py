@@ -223,21 +223,17 @@ def describe_step(step, ui: str) -> dict:
 
 
 def _describe_step(step, ui: str) -> dict:
-    try:
-        from kb.examples import text as example_text
-    except ImportError:  # the examples stage has not landed: show the raw step
-        example_text = None
-    if example_text is not None and isinstance(step, dict):
+    from kb.examples import text as example_text  # babel's formatting, only for example pages
+
+    if isinstance(step, dict):
         return example_text.describe_step(step, ui)
     return {"event": json.dumps(step, ensure_ascii=False, sort_keys=True), "log": [],
             "state": [], "refused": None}
 
 
 def describe_state(state, ui: str) -> list[str]:
-    try:
-        from kb.examples import text as example_text
-    except ImportError:
-        return []
+    from kb.examples import text as example_text
+
     return example_text.describe_state(state, ui) if isinstance(state, dict) else []
 
 

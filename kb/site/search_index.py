@@ -40,9 +40,9 @@ from kb.site.search_state import Texts
 __all__ = ["DOCS_PER_CHUNK", "Facts", "analyse", "build", "document", "fnv", "forms",
            "group_facts", "key", "page_bounds", "terms", "write_index"]
 
-DOCS_PER_CHUNK = 2  # a result loads its file: 2 rulings, not 4, halve what it brings
+DOCS_PER_CHUNK = 4  # rulings a file: fewer files to write, more bytes a result brings
 FIRST_PAGE = 30  # entries of a list in its shard: the top 10 results of one word, three times
-PAGE_GROWTH = 4  # each further page of a list is this many times the one before
+PAGE_GROWTH = 8  # each further page of a list is this many times the one before
 SHARD_BYTES = 600  # a shard's target size: a query loads one per term, holding a few
 def terms(text: str, lang: str, split: bool = True) -> list[str]:
     """The search analysis of ``text`` (``split=False``: German compounds whole, as a query
@@ -147,6 +147,9 @@ def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts,
     (out / "l").mkdir()
     for number, (_, body) in enumerate(lexicon):
         _write_js(write, out / "l" / f"{number}.js", f"kbSearch.lexicon({number},", body)
+    (out / "g").mkdir()
+    for number, body in enumerate(search_lexicon.concept_files()):
+        _write_js(write, out / "g" / f"{number}.js", f"kbSearch.concept({number},", body)
     _write_chunks(out, found, groups, facts, chunk, write, keep, len(parts))
     _write_rules(out, facts, write)
     dates = sorted({d for by_lang in (facts.dates if facts else ()) for ds in by_lang.values()
@@ -246,7 +249,6 @@ def _write_chunks(out: Path, found, groups: np.ndarray, facts: Facts | None, chu
 def _write_rules(out: Path, facts: Facts | None, write) -> None:
     """Each UI language's titles of the rules the groups link to."""
     numbers = sorted({r for rules in (facts.rules if facts else ()) for r in rules})
-    titles = {}
     from kb.core import registry
 
     titles = {n: registry.RULES[n].title for n in numbers if n in registry.RULES}

@@ -1,9 +1,6 @@
 """The scenario format and runner: traces, failure messages, refusals, loading errors."""
 from __future__ import annotations
 
-import doctest
-import importlib
-import pkgutil
 from pathlib import Path
 
 import pytest
@@ -113,12 +110,6 @@ def test_diff_is_partial_for_mappings_and_whole_for_lists():
     assert diff({"s": ["x"]}, {"s": ["x", "y"]}) == ["s: expected ['x'], got ['x', 'y']"]
     assert diff({"z": 1}, {}) == ["z: not in the state"]
 
-
-def test_doctests():
-    for info in pkgutil.iter_modules(kb.core.__path__):
-        module = importlib.import_module(f"kb.core.{info.name}")
-        failures, _ = doctest.testmod(module)
-        assert failures == 0, info.name
 
 
 def test_the_model_does_no_io():

@@ -6,10 +6,11 @@ from __future__ import annotations
 import shutil
 
 import sqlite_utils
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kb import align
-from kb.export.groups import groups as export
+from kb.export import json as export
 from kb.site import dump
 
 
