@@ -13,6 +13,8 @@ import re
 from babel import Locale
 from babel.dates import get_date_format, get_month_names, parse_date
 
+# An ISO 8601 date (2022-06-10): the same in every locale, as the English originals give it.
+ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 # A numeric date such as 10/06/2022, 10.06.2022 or 10-06-22.
 NUMERIC_DATE = re.compile(r"^(\d{1,4})[./-](\d{1,2})[./-](\d{1,4})\.?$")
 # A spelled-out date such as "10 juin 2022", "10. Juni 2022", "10 июня 2022 г.", "10 de junio de 2022".
@@ -39,6 +41,8 @@ def parse(line: str, lang: str, today: dt.date | None = None) -> dt.date:
     datetime.date(2022, 6, 10)
     >>> parse("10 июня 2022 г.", "ru")
     datetime.date(2022, 6, 10)
+    >>> parse("2022-06-10", "en"), parse("6/10/2022", "en")
+    (datetime.date(2022, 6, 10), datetime.date(2022, 6, 10))
     >>> parse("06/13/2022", "it")
     Traceback (most recent call last):
     ...
@@ -46,7 +50,12 @@ def parse(line: str, lang: str, today: dt.date | None = None) -> dt.date:
     """
     text = line.strip()
     words = WORD_DATE.match(text)
-    date = _parse_words(text, words, lang) if words else _parse_numeric(text, lang)
+    if iso := ISO_DATE.match(text):
+        date = _parse_iso(text, iso)
+    elif words:
+        date = _parse_words(text, words, lang)
+    else:
+        date = _parse_numeric(text, lang)
     return _check_range(text, date, today or dt.date.today())
 
 
@@ -64,6 +73,13 @@ def _parse_numeric(text: str, lang: str) -> dt.date:
     if (parsed.day, parsed.month) != (fields["d"], fields["M"]):
         raise DateError(f"impossible date {text!r}: day and month do not fit {lang} order")
     return parsed
+
+
+def _parse_iso(text: str, match: re.Match) -> dt.date:
+    try:
+        return dt.date(*(int(part) for part in match.groups()))
+    except ValueError as exc:
+        raise DateError(f"impossible date {text!r}: {exc}") from None
 
 
 def _parse_words(text: str, match: re.Match, lang: str) -> dt.date:

@@ -157,7 +157,7 @@ def _language(lines: list[str], stated: str | None,
         found = languages.detect(_body(lines))
     if found.lang is None:
         guesses = ", ".join(f"{code} {value:.2f}" for code, value in found.candidates) or "too little text"
-        supported = ", ".join(languages.LANGUAGES)
+        supported = ", ".join(languages.CORPUS_LANGUAGES)
         raise FileProblem(1, f"cannot decide the language among {supported} (detector: {guesses}); "
                              "state it with --lang")
     return found

@@ -22,14 +22,13 @@ from pathlib import Path
 
 import numpy as np
 
+from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 from kb.pipeline import forking
-from kb.corpus.languages import UI_LANGUAGES
 from kb.pipeline.progress import progress
+from kb.site import changes, dump, pages, search_index, search_state
 from kb.site import data as site_data
 from kb.site import digests as page_digests
-from kb.site import dump
 from kb.site.files import Files, previous_rows
-from kb.site import changes, pages, search_index, search_state
 from kb.site.paths import slug
 
 STATIC = pages.TEMPLATES / "static"
@@ -204,7 +203,9 @@ def _search_index(db, order: list[str], loaded: dict[str, list[dict]], out: Path
     def read(groups: list[str]) -> dict[str, list[dict]]:
         missing = [g for g in groups if g not in loaded]
         loaded.update(zip(missing, site_data.members_light(db, missing)))
-        return {g: loaded[g] for g in groups}
+        # The browser searches the translations, as `kb search` does: an English original
+        # (the source) is shown on its pages, not indexed.
+        return {g: [m for m in loaded[g] if m["lang"] in LANGUAGES] for g in groups}
 
     documents, members = search_state.assemble(order, texts, read, saved, changed_groups)
     same = _same_chunks(documents, len(saved.parts) if saved else 0)
