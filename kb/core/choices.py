@@ -16,8 +16,9 @@ An answer the rules do not allow is *refused*: the event raises
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Decision:
     player: str
     options: tuple[Any, ...] | None
     rule: str
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 Chooser = Callable[[Decision], Any]
@@ -68,7 +69,7 @@ class ScriptedChooser:
     the game asks, which is how a wrong ordering of events shows up in examples.
     """
 
-    def __init__(self, answers: list[dict] | None = None) -> None:
+    def __init__(self, answers: list[dict[str, Any]] | None = None) -> None:
         self._answers = list(answers or [])
         self.asked: list[Decision] = []
 
@@ -82,7 +83,7 @@ class ScriptedChooser:
         self._answers.pop(0)
         return answer
 
-    def unused(self) -> list[dict]:
+    def unused(self) -> list[dict[str, Any]]:
         """Answers the game never asked for."""
         return list(self._answers)
 
@@ -94,8 +95,8 @@ def no_choices(decision: Decision) -> Any:
 
 def first_option(decision: Decision) -> Any:
     """Always the first legal option (handy for property tests; never used by examples)."""
-    if decision.kind == "order_triggers":
-        return list(decision.options)
     if decision.options is None:
         return None
+    if decision.kind == "order_triggers":
+        return list(decision.options)
     return decision.options[0]

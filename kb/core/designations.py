@@ -51,7 +51,8 @@ def successor(game: Game, leaving: list[str], decision: str, rule: str,
 
     candidates = [p for p in turns.active_players(game) if eligible(p)]
     if len(candidates) > 1:
-        return game.choose(Decision(decision, candidates[0], tuple(candidates), rule))
+        chosen: str = game.choose(Decision(decision, candidates[0], tuple(candidates), rule))
+        return chosen  # one of the candidates: game.choose refuses any other answer
     if candidates:
         return candidates[0]
     staying = [p for p in turns.in_game(game) if eligible(p)]

@@ -41,7 +41,8 @@ class Dungeon:
     subtypes: tuple[str, ...] = ()
     # Undercity's printed rule: only "venture into Undercity" may bring it in.
     only_by_venture_into: str | None = None
-    _by_name: dict = field(default=None, init=False, repr=False, compare=False)
+    _by_name: dict[str, Room] = field(default_factory=dict, init=False, repr=False,
+                                      compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {room.name: room for room in self.rooms})

@@ -26,32 +26,13 @@ actions and puts them on the stack, and :meth:`Game.resolve_top` resolves one.
 from __future__ import annotations
 
 import copy
-import functools
-from typing import Any, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 from kb.core import initiative, leaving, monarch, stack, turns, venture
 from kb.core.choices import Chooser, Decision, Refused, no_choices
 from kb.core.state import Player, Trigger
-
-
-def _event(method):
-    """Make an event all-or-nothing and let the caller pass a chooser for it."""
-    @functools.wraps(method)
-    def wrapper(self: "Game", *args, chooser: Chooser | None = None, **kwargs):
-        saved = self.checkpoint()
-        previous, self.chooser = self.chooser, chooser or self.chooser
-        try:
-            if self.game_over:
-                raise Refused("game_over")
-            return method(self, *args, **kwargs)
-        except Refused as refusal:
-            self.rollback(saved)
-            self.note("refused", reason=refusal.reason, event=method.__name__,
-                      **refusal.details)
-            raise
-        finally:
-            self.chooser = previous
-    return wrapper
 
 
 class Game:
@@ -74,7 +55,7 @@ class Game:
         if len(set(players)) != len(players) or not players:
             raise ValueError("players must be distinct names in turn order")
         self.order: list[str] = list(players)
-        self.teams: dict[str, list[str]] | None = None
+        self.teams: dict[str, list[str]] = {}  # team -> members; empty outside team games
         self.team_life: dict[str, int] = {}
         team_by_player: dict[str, str] = {}
         if teams:
@@ -104,7 +85,7 @@ class Game:
         self.monarch_effects: dict[str, str] = {}
         self.pending: list[Trigger] = []
         self.stack: list[Trigger] = []  # bottom first, top last
-        self.log: list[dict] = []
+        self.log: list[dict[str, Any]] = []
         self.game_over = False
         self.winners: list[str] = []
         self.chooser: Chooser = chooser or no_choices
@@ -160,11 +141,11 @@ class Game:
         self._token_numbers[kind] = number
         return f"{kind} #{number}"
 
-    def checkpoint(self) -> dict:
+    def checkpoint(self) -> dict[str, Any]:
         """A copy of the whole state, for :meth:`rollback` (the chooser is not state)."""
         return copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "chooser"})
 
-    def rollback(self, saved: dict) -> None:
+    def rollback(self, saved: dict[str, Any]) -> None:
         """Put the game back as it was at ``checkpoint()``."""
         chooser = self.chooser
         self.__dict__.clear()
@@ -172,55 +153,74 @@ class Game:
         self.chooser = chooser
 
     # -- events ------------------------------------------------------------------------
+    # Every event takes the keyword ``chooser``: who answers the choices it raises
+    # (the game's own chooser when not given).
 
-    @_event
-    def take_initiative(self, player: str) -> None:
+    @contextmanager
+    def _event(self, name: str, chooser: Chooser | None) -> Iterator[None]:
+        """Make the event ``name`` all-or-nothing and let its caller pass a chooser for it."""
+        saved = self.checkpoint()
+        previous, self.chooser = self.chooser, chooser or self.chooser
+        try:
+            if self.game_over:
+                raise Refused("game_over")
+            yield
+        except Refused as refusal:
+            self.rollback(saved)
+            self.note("refused", reason=refusal.reason, event=name, **refusal.details)
+            raise
+        finally:
+            self.chooser = previous
+
+    def take_initiative(self, player: str, *, chooser: Chooser | None = None) -> None:
         """An effect instructs ``player`` to take the initiative (726.1, 726.3, 726.5)."""
-        self.player(player)
-        initiative.take(self, player)
+        with self._event("take_initiative", chooser):
+            self.player(player)
+            initiative.take(self, player)
 
-    @_event
-    def become_monarch(self, player: str) -> None:
+    def become_monarch(self, player: str, *, chooser: Chooser | None = None) -> None:
         """An effect instructs ``player`` to become the monarch (725.1, 725.3)."""
-        self.player(player)
-        monarch.become(self, player, rule="725.1" if self.monarch is None else "725.3")
+        with self._event("become_monarch", chooser):
+            self.player(player)
+            monarch.become(self, player, rule="725.1" if self.monarch is None else "725.3")
 
-    @_event
-    def monarch_effect(self, effect: str, concerns: str = "monarch") -> None:
+    def monarch_effect(self, effect: str, concerns: str = "monarch", *,
+                       chooser: Chooser | None = None) -> None:
         """A static ability's continuous effect keyed to the monarch begins to apply (725.5).
 
         ``concerns`` says whom its result is determined from: ``monarch`` or the
         monarch's ``opponents``; :meth:`snapshot` shows whom it applies to.
         """
-        applies_to = monarch.affected(self, concerns)  # ValueError for an unknown kind
-        self.monarch_effects[effect] = concerns
-        self.note("monarch_effect", effect=effect, concerns=concerns, applies_to=applies_to,
-                  rule="725.5")
+        with self._event("monarch_effect", chooser):
+            applies_to = monarch.affected(self, concerns)  # ValueError for an unknown kind
+            self.monarch_effects[effect] = concerns
+            self.note("monarch_effect", effect=effect, concerns=concerns, applies_to=applies_to,
+                      rule="725.5")
 
-    @_event
-    def begin_turn(self, player: str | None = None) -> None:
+    def begin_turn(self, player: str | None = None, *, chooser: Chooser | None = None) -> None:
         """A turn begins: the given player's, or the next in turn order still in the game."""
-        nxt = turns.next_turn(self) if player is None else self.player(player).name
-        if nxt is None:
-            raise Refused("no_player_left")
-        self.turn_of = self.active_player = nxt
-        self.note("begins_turn", player=nxt)
+        with self._event("begin_turn", chooser):
+            nxt = turns.next_turn(self) if player is None else self.player(player).name
+            if nxt is None:
+                raise Refused("no_player_left")
+            self.turn_of = self.active_player = nxt
+            self.note("begins_turn", player=nxt)
 
-    @_event
-    def begin_upkeep(self) -> None:
+    def begin_upkeep(self, *, chooser: Chooser | None = None) -> None:
         """The active player's upkeep begins; the holder's upkeep trigger triggers (726.2)."""
-        self.note("begins_upkeep", player=self.active_player)
-        initiative.upkeep_trigger(self)
+        with self._event("begin_upkeep", chooser):
+            self.note("begins_upkeep", player=self.active_player)
+            initiative.upkeep_trigger(self)
 
-    @_event
-    def begin_end_step(self) -> None:
+    def begin_end_step(self, *, chooser: Chooser | None = None) -> None:
         """The active player's end step begins; the monarch's draw trigger triggers (725.2)."""
-        self.note("begins_end_step", player=self.active_player)
-        monarch.end_step_trigger(self)
+        with self._event("begin_end_step", chooser):
+            self.note("begins_end_step", player=self.active_player)
+            monarch.end_step_trigger(self)
 
-    @_event
     def combat_damage(self, by: Mapping[str, Sequence[str] | int], to: str,
-                      damage: Mapping[str, int] | None = None) -> None:
+                      damage: Mapping[str, int] | None = None, *,
+                      chooser: Chooser | None = None) -> None:
         """Creatures of each player in ``by`` deal combat damage to ``to`` at once.
 
         ``by`` maps each attacking player to their creatures (names or a count);
@@ -230,100 +230,104 @@ class Game:
         Damage to the monarch needs the creatures' names: the monarch's trigger
         is one per creature (725.2).
         """
-        self.player(to)
-        if to == self.monarch and any(isinstance(c, int) and c > 0 for c in by.values()):
-            raise ValueError("name the creatures that deal combat damage to the monarch: "
-                             "its trigger is one per creature (725.2)")
-        dealers, hits = [], []
-        for attacker, creatures in by.items():
-            self.player(attacker)
-            if attacker == to or attacker not in turns.opponents(self, to):
-                raise Refused("not_an_opponent", player=attacker, to=to)
-            count = creatures if isinstance(creatures, int) else len(creatures)
-            if not isinstance(creatures, int):
-                missing = [c for c in creatures if c not in self.players[attacker].creatures]
-                if missing:
-                    raise Refused("not_their_creature", player=attacker, creatures=missing)
-            if count > 0:
-                dealers.append(attacker)
-            if not isinstance(creatures, int):
-                hits += [(attacker, creature) for creature in creatures]
-        for attacker in dealers:
-            amount = (damage or {}).get(attacker)
-            self.note("combat_damage", player=attacker, to=to, amount=amount)
-            if amount:
-                turns.change_life(self, to, -amount)
-        initiative.steal_triggers(self, dealers, to)
-        monarch.steal_triggers(self, hits, to)
+        with self._event("combat_damage", chooser):
+            self.player(to)
+            if to == self.monarch and any(isinstance(c, int) and c > 0 for c in by.values()):
+                raise ValueError("name the creatures that deal combat damage to the monarch: "
+                                 "its trigger is one per creature (725.2)")
+            dealers, hits = [], []
+            for attacker, creatures in by.items():
+                self.player(attacker)
+                if attacker == to or attacker not in turns.opponents(self, to):
+                    raise Refused("not_an_opponent", player=attacker, to=to)
+                count = creatures if isinstance(creatures, int) else len(creatures)
+                if not isinstance(creatures, int):
+                    missing = [c for c in creatures if c not in self.players[attacker].creatures]
+                    if missing:
+                        raise Refused("not_their_creature", player=attacker, creatures=missing)
+                if count > 0:
+                    dealers.append(attacker)
+                if not isinstance(creatures, int):
+                    hits += [(attacker, creature) for creature in creatures]
+            for attacker in dealers:
+                amount = (damage or {}).get(attacker)
+                self.note("combat_damage", player=attacker, to=to, amount=amount)
+                if amount:
+                    turns.change_life(self, to, -amount)
+            initiative.steal_triggers(self, dealers, to)
+            monarch.steal_triggers(self, hits, to)
 
-    @_event
-    def venture(self, player: str) -> None:
+    def venture(self, player: str, *, chooser: Chooser | None = None) -> None:
         """An effect instructs ``player`` to venture into the dungeon (701.49a-c)."""
-        self.player(player)
-        venture.venture(self, player, None)
+        with self._event("venture", chooser):
+            self.player(player)
+            venture.venture(self, player, None)
 
-    @_event
-    def venture_into(self, player: str, quality: str = "Undercity") -> None:
+    def venture_into(self, player: str, quality: str = "Undercity", *,
+                     chooser: Chooser | None = None) -> None:
         """An effect instructs ``player`` to "venture into [quality]" (701.49d)."""
-        self.player(player)
-        venture.venture(self, player, quality)
+        with self._event("venture_into", chooser):
+            self.player(player)
+            venture.venture(self, player, quality)
 
-    @_event
-    def venture_trigger(self, player: str, quality: str | None = None) -> None:
+    def venture_trigger(self, player: str, quality: str | None = None, *,
+                        chooser: Chooser | None = None) -> None:
         """A card ability of ``player`` that says "venture into the dungeon" triggers."""
-        self.player(player)
-        self.new_trigger("venture", player, player, quality=quality)
+        with self._event("venture_trigger", chooser):
+            self.player(player)
+            self.new_trigger("venture", player, player, quality=quality)
 
-    @_event
-    def leave_game(self, *players: str, reason: str = "concedes") -> None:
+    def leave_game(self, *players: str, reason: str = "concedes",
+                   chooser: Chooser | None = None) -> None:
         """One or more players leave the game at the same time (800.4a, 726.4)."""
-        for name in players:
-            self.player(name)
-        leaving.leave(self, list(players), reason)
+        with self._event("leave_game", chooser):
+            for name in players:
+                self.player(name)
+            leaving.leave(self, list(players), reason)
 
-    def concede(self, player: str, **kwargs: Any) -> None:
+    def concede(self, player: str, *, chooser: Chooser | None = None) -> None:
         """``player`` concedes: they leave the game (104.3a; in 2HG their team, 810.8b)."""
-        self.leave_game(player, reason="concedes", **kwargs)
+        self.leave_game(player, reason="concedes", chooser=chooser)
 
-    @_event
-    def lose_life(self, player: str, amount: int) -> None:
+    def lose_life(self, player: str, amount: int, *, chooser: Chooser | None = None) -> None:
         """An effect makes ``player`` lose ``amount`` life (810.9 applies in 2HG)."""
-        self.player(player)
-        turns.change_life(self, player, -amount)
+        with self._event("lose_life", chooser):
+            self.player(player)
+            turns.change_life(self, player, -amount)
 
-    @_event
-    def gain_life(self, player: str, amount: int) -> None:
-        self.player(player)
-        turns.change_life(self, player, amount)
+    def gain_life(self, player: str, amount: int, *, chooser: Chooser | None = None) -> None:
+        with self._event("gain_life", chooser):
+            self.player(player)
+            turns.change_life(self, player, amount)
 
-    @_event
-    def run_until_priority(self) -> None:
+    def run_until_priority(self, *, chooser: Chooser | None = None) -> None:
         """State-based actions and waiting triggers until a player would get priority (704.3)."""
-        stack.run_until_priority(self)
+        with self._event("run_until_priority", chooser):
+            stack.run_until_priority(self)
 
-    @_event
-    def resolve_top(self) -> None:
+    def resolve_top(self, *, chooser: Chooser | None = None) -> None:
         """All players pass in succession: the top object resolves, then on to priority."""
-        stack.run_until_priority(self)
-        if not self.stack:
-            raise Refused("stack_empty")
-        stack.resolve_top(self)
-        stack.run_until_priority(self)
-
-    @_event
-    def resolve_all(self) -> None:
-        """Everyone keeps passing until the stack is empty (or the game ends)."""
-        stack.run_until_priority(self)
-        while self.stack and not self.game_over:
+        with self._event("resolve_top", chooser):
+            stack.run_until_priority(self)
+            if not self.stack:
+                raise Refused("stack_empty")
             stack.resolve_top(self)
             stack.run_until_priority(self)
+
+    def resolve_all(self, *, chooser: Chooser | None = None) -> None:
+        """Everyone keeps passing until the stack is empty (or the game ends)."""
+        with self._event("resolve_all", chooser):
+            stack.run_until_priority(self)
+            while self.stack and not self.game_over:
+                stack.resolve_top(self)
+                stack.run_until_priority(self)
 
     # -- reading the state -------------------------------------------------------------
 
     def life(self, player: str) -> int:
         return turns.life(self, player)
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """The state as plain data (what examples compare against)."""
         state: dict[str, Any] = {
             "turn_of": self.turn_of,
@@ -345,7 +349,7 @@ class Game:
                                         for effect, concerns in self.monarch_effects.items()}
         return state
 
-    def _player_snapshot(self, p: Player) -> dict:
+    def _player_snapshot(self, p: Player) -> dict[str, Any]:
         return {
             "in_game": p.in_game, "team": p.team, "life": self.life(p.name),
             "library": p.library, "hand": p.hand, "lands": p.lands,

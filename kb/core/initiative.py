@@ -7,7 +7,8 @@ later change of holder does not change who controls a waiting ability.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from kb.core import designations, turns, venture
 
@@ -16,12 +17,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from kb.core.state import Trigger
 
 
-def trigger(game: "Game", ability: str, player: str) -> "Trigger":
+def trigger(game: Game, ability: str, player: str) -> Trigger:
     """One of the initiative's abilities triggers, controlled by the current holder (726.2)."""
+    if game.initiative is None:  # each of the three is the holder's, so none without one
+        raise ValueError(f"{ability} triggers with nobody holding the initiative")
     return game.new_trigger(ability, controller=game.initiative, player=player)
 
 
-def take(game: "Game", player: str, rule: str = "726.3") -> None:
+def take(game: Game, player: str, rule: str = "726.3") -> None:
     """``player`` takes the initiative: the old holder ceases to have it (726.3).
 
     Taking it triggers "whenever a player takes the initiative"; taking it while
@@ -35,13 +38,13 @@ def take(game: "Game", player: str, rule: str = "726.3") -> None:
     trigger(game, "taken", player)
 
 
-def retake(game: "Game", player: str) -> None:
+def retake(game: Game, player: str) -> None:
     """The holder takes it again: the venture triggers, no second designation (726.5)."""
     game.note("takes_initiative", player=player, previous=player, rule="726.5")
     trigger(game, "taken", player)
 
 
-def upkeep_trigger(game: "Game") -> None:
+def upkeep_trigger(game: Game) -> None:
     """At the beginning of the holder's upkeep, that player will venture into Undercity (726.2).
 
     With shared team turns the upkeep is the whole active team's, so it is the
@@ -51,7 +54,7 @@ def upkeep_trigger(game: "Game") -> None:
         trigger(game, "upkeep", game.initiative)
 
 
-def steal_triggers(game: "Game", dealers: Iterable[str], to: str) -> None:
+def steal_triggers(game: Game, dealers: Iterable[str], to: str) -> None:
     """One trigger per player whose creatures dealt combat damage to the holder (726.2).
 
     "One or more creatures a player controls" groups a player's creatures
@@ -64,7 +67,7 @@ def steal_triggers(game: "Game", dealers: Iterable[str], to: str) -> None:
         trigger(game, "steal", dealer)
 
 
-def resolve(game: "Game", ability: "Trigger") -> None:
+def resolve(game: Game, ability: Trigger) -> None:
     """An initiative ability resolves: a steal makes its player take it; the others venture."""
     if not game.players[ability.player].in_game:
         # The player who would take the initiative or venture has left the game.
@@ -76,7 +79,7 @@ def resolve(game: "Game", ability: "Trigger") -> None:
         venture.venture(game, ability.player, "Undercity")
 
 
-def recipient_on_leave(game: "Game", leaving: list[str]) -> str | None:
+def recipient_on_leave(game: Game, leaving: list[str]) -> str | None:
     """Who takes the initiative as its holder leaves (726.4).
 
     The active player, else the next player in turn order who is not leaving
@@ -86,7 +89,7 @@ def recipient_on_leave(game: "Game", leaving: list[str]) -> str | None:
     return designations.successor(game, leaving, "initiative_recipient", "726.4")
 
 
-def pass_on_leave(game: "Game", leaving: list[str]) -> None:
+def pass_on_leave(game: Game, leaving: list[str]) -> None:
     """If the holder is leaving, hand the initiative on at the same time (726.4)."""
     if game.initiative not in leaving:
         return

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kb.core.game import Game
 
 
-def with_teammates(game: "Game", players: list[str]) -> list[str]:
+def with_teammates(game: Game, players: list[str]) -> list[str]:
     """Players plus their teammates still in the game: teams leave and lose together (810.8a-b)."""
     result = []
     for name in turns.in_game(game):
@@ -30,7 +30,7 @@ def with_teammates(game: "Game", players: list[str]) -> list[str]:
     return result
 
 
-def leave(game: "Game", players: list[str], reason: str) -> None:
+def leave(game: Game, players: list[str], reason: str) -> None:
     """The players leave the game simultaneously."""
     leaving = with_teammates(game, players)
     initiative.pass_on_leave(game, leaving)
@@ -43,7 +43,7 @@ def leave(game: "Game", players: list[str], reason: str) -> None:
     check_game_over(game)
 
 
-def remove_player(game: "Game", name: str, reason: str) -> None:
+def remove_player(game: Game, name: str, reason: str) -> None:
     """One player's objects leave with them (800.4a)."""
     p = game.players[name]
     p.in_game = False
@@ -57,7 +57,7 @@ def remove_player(game: "Game", name: str, reason: str) -> None:
         game.note("ceases_to_exist", label=ability.label, controller=name, rule="800.4a")
 
 
-def check_game_over(game: "Game") -> None:
+def check_game_over(game: Game) -> None:
     """The game ends when only one player, or one team, is left (104.2a)."""
     players = turns.in_game(game)
     sides = {game.players[p].team or p for p in players}

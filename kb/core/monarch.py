@@ -27,7 +27,7 @@ there. The hand-over as the monarch leaves shares its walk with the initiative
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kb.core import designations, rooms, turns
 
@@ -40,8 +40,10 @@ ABILITIES = ("monarch_draw", "monarch_steal")
 CONCERNS = ("monarch", "opponents")
 
 
-def trigger(game: Game, ability: str, player: str, **fields) -> Trigger:
+def trigger(game: Game, ability: str, player: str, **fields: Any) -> Trigger:
     """One of the monarch's abilities triggers, controlled by the current monarch (725.2)."""
+    if game.monarch is None:  # they trigger only for a monarch: end step, damage to them
+        raise ValueError(f"{ability} triggers with no monarch")
     return game.new_trigger(ability, controller=game.monarch, player=player, **fields)
 
 

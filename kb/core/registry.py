@@ -73,7 +73,8 @@ class Rule:
     note: str = ""
 
 
-def _rule(number, title, summary, carried_by, history=None, note="") -> Rule:
+def _rule(number: str, title: str, summary: str, carried_by: str,
+          history: tuple[tuple[str, str], ...] | None = None, note: str = "") -> Rule:
     return Rule(number, history or _unchanged(number), title, summary, "kb.core." + carried_by,
                 note)
 

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kb.core.game import Game
 
 
-def check(game: "Game") -> bool:
+def check(game: Game) -> bool:
     """Perform every applicable state-based action simultaneously; True if any was."""
     finished = dungeons_to_complete(game)
     losers = players_who_lose(game)
@@ -24,7 +24,7 @@ def check(game: "Game") -> bool:
     return bool(finished or losers)
 
 
-def dungeons_to_complete(game: "Game") -> list[str]:
+def dungeons_to_complete(game: Game) -> list[str]:
     """Owners of a dungeon whose marker is on its bottommost room and no room ability of it waits (704.5t, 309.6).
 
     "Triggered but not yet left the stack" covers an ability waiting to be put
@@ -39,7 +39,7 @@ def dungeons_to_complete(game: "Game") -> list[str]:
     ]
 
 
-def players_who_lose(game: "Game") -> list[str]:
+def players_who_lose(game: Game) -> list[str]:
     """0 or less life (704.5a; a team total in 2HG, 810.8c) or a draw from an empty library (704.5b)."""
     losers = []
     for name in turns.in_game(game):

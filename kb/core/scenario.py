@@ -12,9 +12,10 @@ The only I/O in :mod:`kb.core` is reading scenario files here.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 
@@ -57,10 +58,10 @@ class ScenarioError(ValueError):
 @dataclass
 class Step:
     index: int
-    event: dict
-    choices: list[dict] = field(default_factory=list)
+    event: dict[str, Any]
+    choices: list[dict[str, Any]] = field(default_factory=list)
     then: str = "priority"
-    expect: dict | None = None
+    expect: dict[str, Any] | None = None
     expect_refusal: str | bool | None = None
     note: str | None = None
 
@@ -72,21 +73,21 @@ class Scenario:
     rules: list[str]
     players: list[str]
     teams: dict[str, list[str]] | None
-    start: dict
+    start: dict[str, Any]
     steps: list[Step]
-    expect: dict | None = None
+    expect: dict[str, Any] | None = None
     source: str | None = None
 
 
 @dataclass
 class StepTrace:
     index: int
-    event: dict
-    log: list[dict]
-    state: dict
-    expected: dict | None
+    event: dict[str, Any]
+    log: list[dict[str, Any]]
+    state: dict[str, Any]
+    expected: dict[str, Any] | None
     diff: list[str]
-    refused: dict | None = None
+    refused: dict[str, Any] | None = None
 
 
 @dataclass
@@ -96,12 +97,12 @@ class Run:
     steps: list[StepTrace]
     failure: str | None
     seconds: float
-    initial: dict | None = None
+    initial: dict[str, Any] | None = None
 
 
 # -- loading ---------------------------------------------------------------------------
 
-def load(source: str | Path | dict) -> Scenario:
+def load(source: str | Path | dict[str, Any]) -> Scenario:
     """One scenario from a YAML file path or an already-parsed mapping."""
     if isinstance(source, dict):
         return _parse(source, where="<dict>")
@@ -115,7 +116,7 @@ def load(source: str | Path | dict) -> Scenario:
 def load_dir(path: str | Path = EXAMPLES_DIR) -> list[Scenario]:
     """Every ``*.yaml`` scenario below ``path``, sorted by file name; ids must be unique."""
     scenarios = [load(p) for p in sorted(Path(path).rglob("*.y*ml"))]
-    seen: dict[str, str] = {}
+    seen: dict[str, str | None] = {}
     for s in scenarios:
         if s.id in seen:
             raise ScenarioError(f"{s.source}: id {s.id!r} already used in {seen[s.id]}")
@@ -123,7 +124,7 @@ def load_dir(path: str | Path = EXAMPLES_DIR) -> list[Scenario]:
     return scenarios
 
 
-def _parse(data: dict, where: str) -> Scenario:
+def _parse(data: dict[str, Any], where: str) -> Scenario:
     def fail(message: str) -> ScenarioError:
         return ScenarioError(f"{where}: {data.get('id', '?')}: {message}")
 
@@ -141,7 +142,7 @@ def _parse(data: dict, where: str) -> Scenario:
     )
 
 
-def _parse_step(index: int, raw: dict, fail) -> Step:
+def _parse_step(index: int, raw: dict[str, Any], fail: Callable[[str], ScenarioError]) -> Step:
     if not isinstance(raw, dict):
         raise fail(f"step {index} is not a mapping")
     if "event" in raw:
@@ -150,14 +151,14 @@ def _parse_step(index: int, raw: dict, fail) -> Step:
         kinds = [k for k in raw if k not in STEP_KEYS]
         if len(kinds) != 1:
             raise fail(f"step {index}: give exactly one event, found {kinds}")
-        kind = kinds[0]
-        value = raw[kind]
-        args = EVENTS.get(kind, ())
+        shorthand = kinds[0]
+        value = raw[shorthand]
+        args = EVENTS.get(shorthand, ())
         if value is None:
             value = {}
         elif not isinstance(value, dict):
             value = {args[0] if args else "player": value}
-        event = {"kind": kind, **value}
+        event = {"kind": shorthand, **value}
     kind = event.get("kind")
     if kind not in EVENTS:
         raise fail(f"step {index}: unknown event {kind!r}")
@@ -203,7 +204,8 @@ def build_game(scenario: Scenario) -> Game:
     return game
 
 
-def _set_player(game: Game, scenario: Scenario, name: str, fields: dict, seen: set) -> None:
+def _set_player(game: Game, scenario: Scenario, name: str, fields: dict[str, Any],
+                seen: set[str]) -> None:
     p = game.players[name]
     dungeon, room = fields.pop("dungeon", None), fields.pop("room", None)
     if dungeon is not None:
@@ -224,7 +226,7 @@ def _set_player(game: Game, scenario: Scenario, name: str, fields: dict, seen: s
 
 # -- running ---------------------------------------------------------------------------
 
-def perform(game: Game, event: dict, chooser: ScriptedChooser) -> None:
+def perform(game: Game, event: dict[str, Any], chooser: ScriptedChooser) -> None:
     """Carry out one event dict on the game."""
     kind, args = event["kind"], {k: v for k, v in event.items() if k != "kind"}
     if kind == "leave_game":
@@ -235,7 +237,7 @@ def perform(game: Game, event: dict, chooser: ScriptedChooser) -> None:
     getattr(game, kind)(chooser=chooser, **args)
 
 
-def run(scenario: Scenario | str | Path | dict) -> Run:
+def run(scenario: Scenario | str | Path | dict[str, Any]) -> Run:
     """Run a scenario step by step; stop at the first step that differs from what it expects."""
     if not isinstance(scenario, Scenario):
         scenario = load(scenario)
@@ -306,7 +308,8 @@ def _run_step(game: Game, step: Step) -> StepTrace:
                      problems, refused)
 
 
-def _check_refusal(step: Step, refused: dict, before: dict, after: dict) -> list[str]:
+def _check_refusal(step: Step, refused: dict[str, Any], before: dict[str, Any],
+                   after: dict[str, Any]) -> list[str]:
     wanted = step.expect_refusal
     if not wanted:
         return [f"refused: {refused}"]

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kb.core.state import Trigger
 
 
-def run_until_priority(game: "Game") -> None:
+def run_until_priority(game: Game) -> None:
     """Repeat state-based actions and putting triggers on the stack until neither happens (704.3)."""
     while not game.game_over:
         if sba.check(game):
@@ -31,7 +31,7 @@ def run_until_priority(game: "Game") -> None:
         put_pending_on_stack(game)
 
 
-def put_pending_on_stack(game: "Game") -> None:
+def put_pending_on_stack(game: Game) -> None:
     """Every waiting trigger goes on the stack: group by group, each in its controllers' order (603.3b)."""
     waiting, game.pending = game.pending, []
     for ability in waiting:
@@ -45,7 +45,7 @@ def put_pending_on_stack(game: "Game") -> None:
             put_on_stack(game, ability)
 
 
-def order(game: "Game", group: list[str], abilities: list["Trigger"]) -> list["Trigger"]:
+def order(game: Game, group: list[str], abilities: list[Trigger]) -> list[Trigger]:
     """The controllers choose the order they go on the stack (first in, last to resolve)."""
     if len(abilities) < 2:
         return abilities
@@ -67,7 +67,7 @@ def order(game: "Game", group: list[str], abilities: list["Trigger"]) -> list["T
     return ordered
 
 
-def put_on_stack(game: "Game", ability: "Trigger") -> None:
+def put_on_stack(game: Game, ability: Trigger) -> None:
     """Put one ability on the stack, choosing its target; with none legal it is removed (603.3d)."""
     if ability.ability == "room":
         kind = rooms.target_kind(ability)
@@ -85,7 +85,7 @@ def put_on_stack(game: "Game", ability: "Trigger") -> None:
               targets=list(ability.targets))
 
 
-def resolve_top(game: "Game") -> None:
+def resolve_top(game: Game) -> None:
     """The top object of the stack resolves."""
     ability = game.stack.pop()
     game.note("resolves", **ability.as_log())

@@ -85,8 +85,8 @@ class Trigger:
         """The label plus chosen targets, as shown in snapshots: ``room:Trap!@Ann->Cleo``."""
         return self.label + "".join(f"->{t}" for t in self.targets)
 
-    def as_log(self) -> dict:
-        entry = {"label": self.label, "ability": self.ability, "rule": self.rule,
+    def as_log(self) -> dict[str, str | None]:
+        entry: dict[str, str | None] = {"label": self.label, "ability": self.ability, "rule": self.rule,
                  "controller": self.controller, "player": self.player}
         if self.room:
             entry.update(dungeon=self.dungeon, room=self.room)

@@ -9,18 +9,19 @@ is the active team, and life is a team total (810.4, 810.9).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from kb.core.game import Game
 
 
-def in_game(game: "Game") -> list[str]:
+def in_game(game: Game) -> list[str]:
     """Players still in the game, in turn order."""
     return [name for name in game.order if game.players[name].in_game]
 
 
-def next_in_turn_order(game: "Game", after: str, skip: Iterable[str] = ()) -> str | None:
+def next_in_turn_order(game: Game, after: str, skip: Iterable[str] = ()) -> str | None:
     """The first player after ``after``'s seat who is in the game and not in ``skip``.
 
     >>> from kb.core.game import Game
@@ -37,11 +38,11 @@ def next_in_turn_order(game: "Game", after: str, skip: Iterable[str] = ()) -> st
     return None
 
 
-def team_of(game: "Game", player: str) -> str | None:
+def team_of(game: Game, player: str) -> str | None:
     return game.players[player].team
 
 
-def active_players(game: "Game") -> list[str]:
+def active_players(game: Game) -> list[str]:
     """The active player, or with shared team turns every member of the active team (805.4a)."""
     if game.active_player is None:
         return []
@@ -51,7 +52,7 @@ def active_players(game: "Game") -> list[str]:
     return [p for p in game.teams[team] if game.players[p].in_game]
 
 
-def apnap_groups(game: "Game") -> list[list[str]]:
+def apnap_groups(game: Game) -> list[list[str]]:
     """Who puts triggers on the stack, in order: players (101.4, 603.3b) or teams (805.7).
 
     The first group starts at the active player; with no active player (800.4j)
@@ -71,26 +72,27 @@ def apnap_groups(game: "Game") -> list[list[str]]:
         return [[p] for p in ordered]
     groups: list[list[str]] = []
     for p in ordered:
-        members = [m for m in game.teams[team_of(game, p)] if m in players]
+        team = team_of(game, p)
+        members = [m for m in game.teams[team] if m in players] if team is not None else [p]
         if members not in groups:
             groups.append(members)
     return groups
 
 
-def opponents(game: "Game", player: str) -> list[str]:
+def opponents(game: Game, player: str) -> list[str]:
     """Players in the game who are not ``player`` nor on their team, in turn order."""
     team = team_of(game, player)
     return [p for p in in_game(game)
             if p != player and (team is None or team_of(game, p) != team)]
 
 
-def life(game: "Game", player: str) -> int:
+def life(game: Game, player: str) -> int:
     """A player's life total; in Two-Headed Giant the team's (810.9a)."""
     team = team_of(game, player)
     return game.team_life[team] if team is not None else game.players[player].life
 
 
-def change_life(game: "Game", player: str, delta: int) -> None:
+def change_life(game: Game, player: str, delta: int) -> None:
     """Life is gained or lost by one player and, in Two-Headed Giant, applied to the team (810.9)."""
     if delta == 0:
         return
@@ -103,7 +105,7 @@ def change_life(game: "Game", player: str, delta: int) -> None:
               amount=abs(delta), life=life(game, player))
 
 
-def next_turn(game: "Game") -> str | None:
+def next_turn(game: Game) -> str | None:
     """Whose turn begins next: the next player (or team) in turn order still in the game (800.4k)."""
     if game.turn_of is None:
         players = in_game(game)
