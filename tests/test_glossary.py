@@ -124,11 +124,11 @@ def _scan_everything(g, text: str, lang: str, also: tuple[str, ...]) -> list[tup
     for concept in g.concepts:
         spans = []
         for code in (lang, *also):
-            regex, _ = g._compiled(concept, code)
+            regex, _ = g.compiled(concept, code)
             if regex is not None:
                 spans += [glossary.Match(concept.id, m.start(), m.end(), m.group(0), code)
                           for m in regex.finditer(text)]
-        found += glossary._non_overlapping(spans)
+        found += glossary.non_overlapping(spans)
     return sorted((m.start, -m.end, m.concept, m.surface, m.lang) for m in found)
 
 

@@ -119,7 +119,7 @@ def run_examples(examples: list[Example] | None = None,
                  db: sqlite_utils.Database | None = None) -> list[Result]:
     """Run every example; with a store, tie each ruling example to its group's current id."""
     examples = load_examples() if examples is None else examples
-    find = _group_finder(db)
+    find = group_finder(db)
     results = []
     with progress("examples", len(examples)) as advance:
         for example in examples:
@@ -129,7 +129,7 @@ def run_examples(examples: list[Example] | None = None,
     return results
 
 
-def _group_finder(db: sqlite_utils.Database | None):
+def group_finder(db: sqlite_utils.Database | None):
     if db is None or "groups" not in db.table_names():
         return lambda key: None
     from kb import align

@@ -111,7 +111,7 @@ class Glossary:
         for concept in self.concepts:
             spans: list[Match] = []
             for code in (lang, *also):
-                regex, needles = self._compiled(concept, code)
+                regex, needles = self.compiled(concept, code)
                 if regex is None:
                     continue
                 if not needles:
@@ -124,13 +124,13 @@ class Glossary:
                     matches = regex.finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code)
                           for m in matches]
-            found += _non_overlapping(spans)
+            found += non_overlapping(spans)
         return tuple(sorted(found, key=lambda m: (m.start, -m.end, m.concept)))
 
     def concept_ids(self, text: str, lang: str, also: tuple[str, ...] = ()) -> set[str]:
         return {m.concept for m in self.find(text, lang, also)}
 
-    def _compiled(self, concept: Concept, lang: str):
+    def compiled(self, concept: Concept, lang: str):
         """(regex or None, needles): the needles are literal lowercase parts one of which any
         match contains; empty when some pattern has none (then the regex always runs)."""
         key = (concept.id, lang)
@@ -184,7 +184,7 @@ def _needle(pattern: str) -> str:
     return literal.lower()
 
 
-def _non_overlapping(spans: list[Match]) -> list[Match]:
+def non_overlapping(spans: list[Match]) -> list[Match]:
     """Keep the longest of overlapping spans, earliest first."""
     kept: list[Match] = []
     for span in sorted(spans, key=lambda m: (m.start, -(m.end - m.start))):

@@ -3,7 +3,7 @@
 The dump is ``{"groups": [...]}`` indented by two (:func:`kb.export.json.to_json`). Python's indenting
 encoder is pure Python and was most of the dump's cost, so each group is written as its own
 piece (exactly the bytes the whole-document encoder gives it at that depth; its rulings
-encoded by orjson where that gives the same bytes, see :func:`_indented`) and remembered, with
+encoded by orjson where that gives the same bytes, see :func:`indented`) and remembered, with
 the digest of its compact encoding (the C encoder: the same content gives the same digest), in
 table ``site_dump``. A later build copies the pieces whose digest it finds there from the
 previous file instead of encoding them again. An incremental build that knows which groups
@@ -56,7 +56,7 @@ def encode(db, path: Path, previous: Path | None = None,
                      | {g for g in ids if g not in before})
         else:
             stale = set(ids)
-        groups, count = _groups(db, ids, stale), len(ids)
+        groups, count = groups_of(db, ids, stale), len(ids)
     by_digest = {digest: (offset, length) for digest, offset, length in before.values()}
     old = _Previous(previous / "site" / "data" / "rulings.json") if before else None
     pieces, reused = [], 0
@@ -72,7 +72,7 @@ def encode(db, path: Path, previous: Path | None = None,
                     piece = old.span(offset, length)
                     group = None if piece else export.groups(db, [group_id])[0]
                 if group is not None:
-                    group_id, (digest, unsure) = group["id"], _digest(group)
+                    group_id, (digest, unsure) = group["id"], piece_digest(group)
                     piece = old.span(*by_digest[digest]) if digest in by_digest else None
                 if piece:
                     reused += 1
@@ -81,7 +81,7 @@ def encode(db, path: Path, previous: Path | None = None,
                     continue
                 out.write(gap)
                 offset = out.tell()
-                for part in _indented(group, unsure):  # 10,000 rulings are 14 MB of text
+                for part in indented(group, unsure):  # 10,000 rulings are 14 MB of text
                     out.write(part)
                 pieces.append((group_id, digest, offset, out.tell() - offset))
             out.write(b"\n  ]\n}\n" if pieces else b"]\n}\n")
@@ -187,7 +187,7 @@ class _Output:
             os.close(self.fd)
 
 
-def _groups(db, ids: list[str], stale: set[str], batch: int = 2000):
+def groups_of(db, ids: list[str], stale: set[str], batch: int = 2000):
     """The groups ``ids`` in order: an export dict for those in ``stale`` (read about
     ``batch`` rulings at a time, so that a full dump never holds the whole store, nor two
     groups of 10,000 rulings), the id for the others."""
@@ -214,9 +214,9 @@ def _bytes(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _digest(group: dict) -> tuple[str, frozenset[int]]:
+def piece_digest(group: dict) -> tuple[str, frozenset[int]]:
     """SHA-256 of the group's compact JSON (``json.dumps(group)``), encoded ruling by ruling;
-    and the rulings :func:`_indented` must leave to ``json`` (see :func:`_unsure`)."""
+    and the rulings :func:`indented` must leave to ``json`` (see :func:`_unsure`)."""
     split = _split(group)
     if split is None or not split[0]:
         compact = json.dumps(group, ensure_ascii=False)
@@ -248,19 +248,19 @@ def _unsure(compact: str) -> bool:
     return False
 
 
-def _indented(group: dict, unsure: frozenset[int] | None = None):
+def indented(group: dict, unsure: frozenset[int] | None = None):
     """The group's piece (``json.dumps(group, indent=2)`` at its depth), ruling by ruling.
 
     The rulings are encoded by orjson, the very bytes ``json``'s indenting encoder (pure
     Python: 36 µs a ruling, 0.4 s for a group of 10,000) gives them, 10 times faster; those
-    in ``unsure`` (:func:`_digest`'s, found here when not given), or that orjson refuses, by
+    in ``unsure`` (:func:`piece_digest`'s, found here when not given), or that orjson refuses, by
     ``json`` itself."""
     split = _split(group)
     if split is None or not split[0]:
         yield _bytes(json.dumps(group, ensure_ascii=False, indent=2).replace("\n", _NESTING))
         return
     head, rulings = split
-    unsure = _digest(group)[1] if unsure is None else unsure
+    unsure = piece_digest(group)[1] if unsure is None else unsure
     yield _bytes((json.dumps(head, ensure_ascii=False, indent=2)[:-2] + ',\n  "rulings": ['
                   ).replace("\n", _NESTING))
     for number, ruling in enumerate(rulings):

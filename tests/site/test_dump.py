@@ -53,9 +53,9 @@ def test_a_group_is_encoded_ruling_by_ruling_as_the_whole_document_encoder_would
               {}]
     for group in groups:
         whole = json.dumps(group, ensure_ascii=False, indent=2).replace("\n", "\n    ")
-        assert b"".join(dump._indented(group)) == whole.encode("utf-8")
+        assert b"".join(dump.indented(group)) == whole.encode("utf-8")
         compact = json.dumps(group, ensure_ascii=False).encode("utf-8")
-        assert dump._digest(group)[0] == hashlib.sha256(compact).hexdigest()
+        assert dump.piece_digest(group)[0] == hashlib.sha256(compact).hexdigest()
 
 
 def test_groups_are_read_a_few_rulings_at_a_time_in_order(seed_site):
@@ -63,7 +63,7 @@ def test_groups_are_read_a_few_rulings_at_a_time_in_order(seed_site):
     ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=align.id_order)
     stale = set(ids[::2])
     for batch in (1, 4, 7, 10_000):
-        got = list(dump._groups(db, ids, stale, batch=batch))
+        got = list(dump.groups_of(db, ids, stale, batch=batch))
         assert [g if isinstance(g, str) else g["id"] for g in got] == ids
         assert {g["id"] for g in got if isinstance(g, dict)} == stale
 
@@ -108,4 +108,4 @@ def test_rulings_encoded_by_orjson_are_the_bytes_json_gives(rulings, awkward):
 
     group = {"id": "g", "rulings": [*rulings, {"score": awkward, "text": "ß «x» ё"}]}
     whole = json.dumps(group, ensure_ascii=False, indent=2).replace("\n", "\n    ")
-    assert b"".join(dump._indented(group)) == whole.encode("utf-8", "surrogatepass")
+    assert b"".join(dump.indented(group)) == whole.encode("utf-8", "surrogatepass")
