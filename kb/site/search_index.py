@@ -44,6 +44,8 @@ DOCS_PER_CHUNK = 4  # rulings a file: fewer files to write, more bytes a result 
 FIRST_PAGE = 30  # entries of a list in its shard: the top 10 results of one word, three times
 PAGE_GROWTH = 8  # each further page of a list is this many times the one before
 SHARD_BYTES = 600  # a shard's target size: a query loads one per term, holding a few
+
+
 def terms(text: str, lang: str, split: bool = True) -> list[str]:
     """The search analysis of ``text`` (``split=False``: German compounds whole, as a query
     word is analysed)."""

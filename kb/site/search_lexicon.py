@@ -1,15 +1,16 @@
-"""The browser index's lexicon: every word form of the corpus, keyed as ``search-engine.js`` keys
-what is typed, with what ``kb search`` would make of it.
+"""The browser index's lexicon: every word form of the corpus, keyed as ``search-engine.js``
+keys what is typed, with what ``kb search`` would make of it.
 
 A lexicon file (``search/l/<n>.js``) holds the forms beginning with one letter (split by the
 next letter when large) with their terms (:func:`kb.search.analysis.terms` of the word alone,
 as a query word is analysed: German compounds whole), the terms' document frequencies (typo
 corrections prefer frequent ones), the languages in which a form is a stop word (English's
-included: a reader may type English), and the glossary concepts one of whose terms begins
-there. So a word's exact match, the corpus forms of its stem and its typos come with one
-small file. The manifest adds, per language, the endings its stems take in the corpus
-(:func:`endings`): a word never seen whose start is a stem of the language and whose end is
-such an ending is taken as that stem (``командной`` -> ``командн``, as ``командную``).
+included: a reader may type English), and the glossary terms that begin there, by concept
+(a concept's expansion is a file of its own, ``g/<n>.js``, loaded when a query names it). So
+a word's exact match, the corpus forms of its stem and its typos come with one small file.
+The manifest adds, per language, the endings its stems take (:func:`endings`): a word never
+seen whose start is a stem of the language and whose end is such an ending is taken as that
+stem (``командной`` -> ``командн``, as ``командную``).
 """
 
 from __future__ import annotations
@@ -101,14 +102,28 @@ def _lexicon_file(prefix: str, names: list[str], table, df, stops, concepts) -> 
         if mask:
             masks[name] = mask
     body["s"] = masks
-    body["g"] = [c for c in concepts if any(_compatible(prefix, seq[0])
-                                            for by_lang in c[1].values() for seq in by_lang)]
+    # The concepts a word of this file may begin to name, with those of their terms only: the
+    # rest of a term is matched on the next words, its expansion comes with the concept's file.
+    found = []
+    for number, (_, by_lang) in enumerate(concepts):
+        here = {lang: [seq for seq in seqs if _compatible(prefix, seq[0])]
+                for lang, seqs in by_lang.items()}
+        if any(here.values()):
+            found.append([number, {lang: seqs for lang, seqs in here.items() if seqs}])
+    body["g"] = found
     return body
 
 
 def _compatible(prefix: str, stem: str) -> bool:
     """Whether a word beginning with ``stem`` may be in the lexicon file of ``prefix``."""
     return stem.startswith(prefix) or prefix.startswith(stem)
+
+
+def concept_files() -> list[dict]:
+    """Each glossary concept's terms in every ruling language (``g/<n>.js``, loaded when a
+    query names the concept: its expansion)."""
+    return [{lang: seqs for lang, seqs in by_lang.items() if lang in LANGUAGES}
+            for _, by_lang in _concepts()]
 
 
 @lru_cache(maxsize=1)
@@ -128,17 +143,40 @@ def _concepts() -> list:
 
 
 def endings(texts, df: dict[str, int]) -> dict[str, list[str]]:
-    """Per language, the endings its words add to their stems in the corpus (``fr``:
-    ``e``, ``es``, ``ent``...), and English's (:data:`EN_ENDINGS`)."""
+    """Per language, the endings its words add to their stems in the corpus and in the
+    glossary's terms (``fr``: ``e``, ``es``, ``ent``, and ``ant`` of géant...), and English's
+    (:data:`EN_ENDINGS`)."""
     seen: dict[str, Counter] = {lang: Counter() for lang in LANGUAGES}
+
+    def count(form: str, term: str, times: int) -> None:
+        lang, _, stem = term.partition(":")
+        if lang in seen and form.startswith(stem) and len(form) - len(stem) <= MAX_ENDING:
+            seen[lang][form[len(stem):]] += times
+
     for pair in texts.pairs.words:
         form, _, term = pair.partition("\t")
-        lang, _, stem = term.partition(":")
-        if lang in seen and term in df and form.startswith(stem):
-            ending = form[len(stem):]
-            if len(ending) <= MAX_ENDING:
-                seen[lang][ending] += 1
+        if term in df:
+            count(form, term, 1)
+    for form, term in _glossary_pairs():  # curated words: each as good as two in the corpus
+        count(form, term, 2)
     out = {lang: sorted(e for e, n in counts.items() if n >= 2 or not e)
            for lang, counts in seen.items()}
     out["en"] = list(EN_ENDINGS)
     return out
+
+
+@lru_cache(maxsize=1)
+def _glossary_pairs() -> frozenset[tuple[str, str]]:
+    """(folded word, "lang:stem") of every word of the glossary's terms in the ruling
+    languages: how the glossary's own words end (a query may use them though no ruling does)."""
+    from kb.reference import glossary
+
+    out = set()
+    for concept in glossary.load().concepts:
+        for lang in LANGUAGES:
+            for term in concept.terms.get(lang, ()):
+                for form in forms(term):
+                    stems = analysis().terms(form, lang, split=False)
+                    if len(stems) == 1:
+                        out.add((key(form), f"{lang}:{stems[0]}"))
+    return frozenset(out)

@@ -1,5 +1,5 @@
-/* rulings-kb offline search, the engine: kb search's query language and ranking in the browser,
- * loaded by search.js on a page's first query.
+/* rulings-kb offline search, the engine: kb search's terms and ranking in the browser, loaded
+ * by search.js on a page's first query.
  *
  * The index (kb/site/search_index.py) is small JavaScript files loaded as <script> tags (that
  * works from file://, where fetching JSON is blocked, and on any static host): a manifest, a
@@ -8,7 +8,7 @@
  * search's BM25F weights, best first; further pages on demand), and document files. A query
  * loads the lexicon of its words, the shards of their terms and the documents of its top
  * results; further pages only while they could still change the top results, so none is lost
- * to a cut. search(text, typing) -> {docs: [{page, lang, card, text, rule}], count, complete,
+ * to a cut. search(query parsed by search.js, typing) -> {docs: [{page, lang, card, text, rule}], count, complete,
  * hits(text, lang)}: the page draws them (as text: rulings are data, never markup).
  */
 (() => {
@@ -19,12 +19,13 @@
   const RULE_WEIGHT = 3000; /* a typed rule number, in thousandths as list weights are */
   const html = document.documentElement;
   const ui = (html.getAttribute("lang") || "en").slice(0, 2), base = (html.getAttribute("data-root") || "") + "search/";
-  const loaded = {}, data = { shards: {}, pages: {}, lex: {}, docs: {}, rules: {}, dates: [] };
+  const loaded = {}, data = { shards: {}, pages: {}, lex: {}, concepts: {}, docs: {}, rules: {}, dates: [] };
   let M; /* the manifest */
 
   window.kbSearch = {
     manifest: (m) => { M = m; }, shard: (i, s) => { data.shards[i] = s; },
     page: (id, k, flat) => { data.pages[id + "." + k] = flat; }, lexicon: (i, l) => { data.lex[i] = l; },
+    concept: (i, c) => { data.concepts[i] = c; },
     docs: (i, d) => { data.docs[i] = d; }, rules: (r) => { data.rules = r; }, dates: (d) => { data.dates = d; }
   };
 
@@ -53,33 +54,6 @@
   const langIndex = (lang) => M.langs.indexOf(lang);
   const sources = () => ["en"].concat(M.langs);
   const langOf = (term) => term.split(":")[0];
-
-  /* The query language of kb/search/query.py: words, "phrases" (their words, here), -excluded
-     words and the filters lang: card: rule: date; a filter it does not know is words. */
-  const TOKEN = /(-)?(?:(\p{L}+)(>=|<=|:|=|>|<)(?:"([^"]*)"?|([^\s"]*))|"([^"]*)"?|([^\s"]+))/gu;
-  const RULE = /^\d{3}(\.\d+[a-z]?)?$/;
-
-  function isoDate(value) {
-    const local = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(value);
-    if (local) { value = `${local[3]}-${local[2].padStart(2, "0")}-${local[1].padStart(2, "0")}`; }
-    return /^\d{4}(-\d{2}(-\d{2})?)?$/.test(value) ? value : null;
-  }
-
-  function parse(text) {
-    const q = { words: [], excluded: [], langs: [], cards: [], rules: [], dates: [] };
-    for (const m of text.matchAll(TOKEN)) {
-      const name = (m[2] || "").toLowerCase(), value = (m[4] !== undefined ? m[4] : m[5] || "").trim();
-      if (m[2] && value && ["lang", "card", "rule", "date"].includes(name)) {
-        if (name === "lang") { q.langs.push(...value.toLowerCase().split(",").map((c) => c.trim()).filter((c) => M.langs.includes(c))); }
-        if (name === "card") { q.cards.push(value); }
-        if (name === "rule" && RULE.test(value)) { q.rules.push(value); }
-        if (name === "date" && isoDate(value)) { q.dates.push([m[3] === ":" ? "=" : m[3], isoDate(value)]); }
-        continue;
-      }
-      (m[1] ? q.excluded : q.words).push(m[6] !== undefined ? m[6] : m[2] ? m[2] + " " + value : m[7]);
-    }
-    return q;
-  }
 
   /* The lexicon file of a folded word: the longest prefix the manifest lists. */
   function lexOf(word) {
@@ -160,12 +134,17 @@
   const meets = (word, lex, lang, stem) => word === stem || endsWell(word, stem, lang) ||
     (lex && (lex.f[word] || []).some((i) => lex.t[i] === lang + ":" + stem));
 
-  /* Glossary concepts the words name: one of a concept's terms (English or a ruling language)
-     among them, stop words aside (kb/search/glossary.py's expansions). */
+  /* The glossary concepts the words name: one of a concept's terms (English or a ruling
+     language) among them, stop words aside (kb/search/glossary.py's expansions). A lexicon
+     file has the terms that begin with its words' letter. */
   function concepts(words, lexes) {
     const byId = {};
-    lexes.forEach((lex) => (lex ? lex.g : []).forEach((c) => { byId[c[0]] = c[1]; }));
-    return keys(byId).map((id) => byId[id]).filter((concept) => sources().some((lang) => {
+    lexes.forEach((lex) => (lex ? lex.g : []).forEach(([id, terms]) => {
+      const concept = byId[id] || (byId[id] = {});
+      keys(terms).forEach((lang) => { concept[lang] = (concept[lang] || []).concat(terms[lang]); });
+    }));
+    return keys(byId).filter((id) => sources().some((lang) => {
+      const concept = byId[id];
       const kept = words.map((w, i) => i).filter((i) => !isStop(lexes[i], words[i], lang));
       return (concept[lang] || []).some((seq) => kept.some((_, s) => s + seq.length <= kept.length &&
         seq.every((stem, j) => meets(words[kept[s + j]], lexes[kept[s + j]], lang, stem))));
@@ -289,31 +268,44 @@
 
   /* --- a query ---------------------------------------------------------------------------- */
 
-  function search(text, typing) {
+  function search(q, typing) { /* q: the page's parse() of the query */
     return all(["manifest.js", `r/${ui}.js`]).then(() => {
-      const q = parse(text), langs = q.langs.length ? q.langs : M.langs;
+      const asked = q.langs.filter((l) => M.langs.includes(l)), langs = asked.length ? asked : M.langs;
       const words = q.words.flatMap(tokens).filter((t) => t.length >= 2), excluded = q.excluded.flatMap(tokens);
       const files = [...new Set(words.concat(excluded).map(lexOf).filter((i) => i >= 0))].map((i) => `l/${i}.js`);
       return all(files.concat(q.dates.length ? ["dates.js"] : []))
-        .then(() => rank(q, words, excluded, langs, typing && !/\s$/.test(text)));
+        .then(() => rank(q, words, excluded, langs, typing));
     });
   }
 
-  function rank(q, words, excluded, langs, typing) {
-    const lexes = words.map((w) => data.lex[lexOf(w)] || null), weights = {}, lists = {}, filters = [];
+  /* The query's scored clauses {lang, terms, weight} (weights of one clause asked twice add
+     up, as in kb search): each word's terms, the named concepts' terms in every language
+     (their files loaded first), and the rule numbers typed. */
+  function clausesOf(q, words, lexes, langs, typing) {
+    const weights = {}, named = concepts(words, lexes);
     const clause = (lang, terms, weight) => { const key = lang + "|" + terms.join(" "); weights[key] = (weights[key] || 0) + weight; };
-    const list = (name) => lists[name] || (lists[name] = new List(name));
     words.forEach((w, i) => {
       const found = wordTerms(w, lexes[i], langs, typing && i === words.length - 1);
       keys(found).forEach((t) => clause(langOf(t), [t], found[t]));
     });
-    concepts(words, lexes).forEach((c) => langs.forEach((lang) => (c[lang] || [])
-      .forEach((seq) => clause(lang, seq.map((s) => lang + ":" + s), GLOSSARY_WEIGHT))));
-    q.words.filter((w) => RULE.test(w)).forEach((r) => clause("", ["#r:" + r], 1)); /* 726.4 */
-    const clauses = keys(weights).map((key) => {
-      const [lang, terms] = key.split("|");
-      return { lang: lang || null, terms: terms.split(" "), weight: weights[key] };
+    return all(named.map((id) => `g/${id}.js`)).then(() => {
+      named.forEach((id) => langs.forEach((lang) => (data.concepts[id][lang] || [])
+        .forEach((seq) => clause(lang, seq.map((s) => lang + ":" + s), GLOSSARY_WEIGHT))));
+      q.ruleWords.forEach((r) => clause("", ["#r:" + r], 1)); /* 726.4 */
+      return keys(weights).map((key) => {
+        const [lang, terms] = key.split("|");
+        return { lang: lang || null, terms: terms.split(" "), weight: weights[key] };
+      });
     });
+  }
+
+  function rank(q, words, excluded, langs, typing) {
+    const lexes = words.map((w) => data.lex[lexOf(w)] || null);
+    return clausesOf(q, words, lexes, langs, typing).then((clauses) => rankClauses(q, clauses, lexes, excluded, langs));
+  }
+
+  function rankClauses(q, clauses, lexes, excluded, langs) {
+    const lists = {}, filters = [], list = (name) => lists[name] || (lists[name] = new List(name));
     const terms = {};
     clauses.forEach((c) => c.terms.forEach((t) => { terms[t] = true; list(t); }));
     q.cards.forEach((card) => filters.push(tokens(card).map((w) => list("#c:" + cardWord(w)))));

@@ -1,7 +1,7 @@
-/* rulings-kb offline search, the page: the search box, its results, the query in the URL, the
- * keys. The engine (search-engine.js: kb search's query language and ranking over the index
- * in search/) is loaded on the first query, so a page that is only read loads this file only.
- * Rulings are inserted as text (textContent and text nodes), never as markup.
+/* rulings-kb offline search, the page: the search box, the query language, the results, the
+ * query in the URL, the keys. The engine (search-engine.js: kb search's terms and ranking over
+ * the index in search/) is loaded on the first query, so a page that is only read loads this
+ * file only. Rulings are inserted as text (textContent and text nodes), never as markup.
  */
 (() => {
   "use strict";
@@ -10,6 +10,35 @@
   const html = document.documentElement;
   const root = html.getAttribute("data-root") || "", tree = html.getAttribute("data-tree") || "en/";
   let loading = null;
+
+  /* The query language of kb/search/query.py: words, "phrases" (their words, here), -excluded
+     words and the filters lang: card: rule: date; a filter it does not know is words (the
+     engine keeps the languages the index has). */
+  const TOKEN = /(-)?(?:(\p{L}+)(>=|<=|:|=|>|<)(?:"([^"]*)"?|([^\s"]*))|"([^"]*)"?|([^\s"]+))/gu;
+  const RULE = /^\d{3}(\.\d+[a-z]?)?$/;
+
+  function isoDate(value) {
+    const local = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(value);
+    if (local) { value = `${local[3]}-${local[2].padStart(2, "0")}-${local[1].padStart(2, "0")}`; }
+    return /^\d{4}(-\d{2}(-\d{2})?)?$/.test(value) ? value : null;
+  }
+
+  function parse(text) {
+    const q = { words: [], excluded: [], langs: [], cards: [], rules: [], dates: [] };
+    for (const m of text.matchAll(TOKEN)) {
+      const name = (m[2] || "").toLowerCase(), value = (m[4] !== undefined ? m[4] : m[5] || "").trim();
+      if (m[2] && value && ["lang", "card", "rule", "date"].includes(name)) {
+        if (name === "lang") { q.langs.push(...value.toLowerCase().split(",").map((c) => c.trim())); }
+        if (name === "card") { q.cards.push(value); }
+        if (name === "rule" && RULE.test(value)) { q.rules.push(value); }
+        if (name === "date" && isoDate(value)) { q.dates.push([m[3] === ":" ? "=" : m[3], isoDate(value)]); }
+        continue;
+      }
+      (m[1] ? q.excluded : q.words).push(m[6] !== undefined ? m[6] : m[2] ? m[2] + " " + value : m[7]);
+    }
+    q.ruleWords = q.words.filter((w) => RULE.test(w));
+    return q;
+  }
 
   /* The engine, loaded once as a <script> (it works from file://, where fetching is blocked). */
   const engine = () => loading || (loading = new Promise((resolve, reject) => {
@@ -104,7 +133,7 @@
     function run(typing) {
       const text = input.value, ticket = ++latest;
       box.setAttribute("data-state", "busy");
-      engine().then(() => window.kbSearchEngine.search(text, typing)).then((found) => { if (ticket === latest) { render(box, found, text); done(); } },
+      engine().then(() => window.kbSearchEngine.search(parse(text), typing && !/\s$/.test(text))).then((found) => { if (ticket === latest) { render(box, found, text); done(); } },
         () => { if (ticket === latest) { box.textContent = box.getAttribute("data-error"); done(); } });
     }
     function clear() { latest++; box.textContent = ""; done(); }

@@ -85,6 +85,7 @@ FOUND = [
     ("de", "Initiative verlassen", "de", 2),  # verlassen: a typo of verlässt's stem
     ("fr", "726.4", "fr", 2),  # a rule number
     ("ru", "двухголовый гигант", "ru", 5),  # the Russian text keeps the English name
+    ("de", "géant à deux têtes", "de", 5),  # French words, a German reader: the glossary
     ("fr", "joueur quite la partie", "fr", 2),
 ]
 

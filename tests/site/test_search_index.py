@@ -198,7 +198,7 @@ def test_pages_hold_the_rest_of_a_list(tmp_path):
     whole = lists(out)  # asserts each list's length is its count
     longest = max(whole.values(), key=len)
     assert len(longest) > 3 * si.FIRST_PAGE * (1 + si.PAGE_GROWTH)
-    assert si.page_bounds(1000) == [(0, 30), (30, 150), (150, 630), (630, 1000)]
+    assert si.page_bounds(3000) == [(0, 30), (30, 270), (270, 2190), (2190, 3000)]
 
 
 def test_filters_lists(tmp_path):
