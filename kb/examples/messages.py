@@ -175,6 +175,8 @@ SUMMARY_SKIP = {"put_on_stack"}
 
 # Token kinds the core creates ("Treasure #1"): translated with the context "token".
 TOKENS = ("Treasure", "Goblin", "Skeleton")
+# Cards the examples name (a room casts one): their official names, with the context "card".
+CARDS = ("Lightning Bolt",)
 CATALOG_PARTS = {"event": EVENTS, "log": LOG, "ability": ABILITIES, "reason": REASONS,
                  "state": STATE}
 

@@ -43,6 +43,7 @@ from babel.messages.pofile import write_po
 from kb.corpus.languages import UI_LANGUAGES
 from kb.examples.messages import (
     ABILITIES,
+    CARDS,
     CATALOG_PARTS,
     EVENTS,
     LOG,
@@ -113,6 +114,11 @@ def name(value: str | None, lang: str) -> str:
     kind, sep, number = str(value).partition(" #")
     if sep and kind in TOKENS:
         return f"{translations(lang).pgettext('token', kind)} #{number}"
+    kind, sep, owner = str(value).partition(" (")  # "Treasure (Ann)": a token and its owner
+    if sep and kind in TOKENS and owner.endswith(")"):
+        return f"{translations(lang).pgettext('token', kind)} ({owner}"
+    if value in CARDS:
+        return translations(lang).pgettext("card", value)
     return str(value)
 
 
@@ -189,7 +195,7 @@ def describe_entry(entry: dict, lang: str) -> str:
         fields["order"] = "; ".join(describe_ability(x, lang) for x in fields.get("order") or [])
     elif kind == "refused":
         fields["reason"] = describe_refusal(entry, lang)
-    for key_name in ("dungeon", "room", "token", "creature", "permanent", "target"):
+    for key_name in ("dungeon", "room", "token", "creature", "permanent", "target", "card"):
         if isinstance(fields.get(key_name), str):
             fields[key_name] = name(fields[key_name], lang)
     message = LOG.get(key)
@@ -318,6 +324,8 @@ def template() -> Catalog:
         catalog.add(message, flags=("python-format",))
     for kind in TOKENS:
         catalog.add(kind, context="token")
+    for card in CARDS:
+        catalog.add(card, context="card")
     return catalog
 
 

@@ -21,10 +21,7 @@ def _report(found: list[Found]) -> str:
 
 #: English another part writes, known and reported to its owner: {words: why}. The test
 #: ignores texts holding them, and fails once they are gone (then remove them from here).
-KNOWN = {
-    "Treasure (Ann)": "kb/examples/text.py writes a sacrificed token by its English name",
-    "Lightning Bolt": "kb/examples/text.py keeps a card's English name (printed in all five)",
-}
+KNOWN: dict[str, str] = {}  # English a page may still show, with why (none today)
 
 
 def test_no_english_on_the_non_english_trees(seed_site, judge):
