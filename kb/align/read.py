@@ -14,10 +14,12 @@ from kb.corpus.languages import lang_order
 # Reading
 
 def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict]:
-    """The stored groups, in a stable order, each {id, rules, fingerprint, signature, members}.
+    """The stored groups, in a stable order, each {id, rules, fingerprint, signature, source,
+    members}.
 
     ``members`` are ruling rows (lang, card, card_identity, english_name, text, date, source,
-    line, score, weak, evidence), ordered by language then card. ``rules`` lists the linked
+    line, score, weak, evidence, is_source), ordered by language (the source first) then card.
+    ``source`` is the language of the group's source (its English original), or None. ``rules`` lists the linked
     Comprehensive Rules numbers, most specific first (empty before the link stage ran).
     ``ids`` restricts the answer to those groups (and the reading to their rows).
     """
@@ -37,6 +39,7 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
     members: dict[str, list[dict]] = {}
     sql = """
         SELECT r.*, c.name AS card, m.group_id, m.score, m.weak, m.evidence,
+               m.source AS is_source,
                ci.identity AS card_identity, ci.english_name, ci.known AS card_known
         FROM memberships m JOIN rulings r ON r.id = m.ruling_id
         JOIN cards c ON c.id = r.card_id LEFT JOIN card_identities ci ON ci.card_id = c.id
@@ -45,6 +48,7 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
         row = dict(row)
         row["evidence"] = json.loads(row["evidence"] or "{}")
         row["weak"] = bool(row["weak"])
+        row["is_source"] = bool(row["is_source"])
         members.setdefault(row.pop("group_id"), []).append(row)
     out = []
     for g in db.query("SELECT * FROM groups" + (f" WHERE id{where}" if where else ""), params):
@@ -52,7 +56,7 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
                       key=lambda r: (lang_order(r["lang"]), r["card"], r["source"], r["position"]))
         out.append({"id": g["id"], "fingerprint": g["fingerprint"],
                     "signature": json.loads(g["signature"]), "rules": rules.get(g["id"], []),
-                    "members": mine})
+                    "source": g.get("source"), "members": mine})
     return sorted(out, key=lambda g: id_order(g["id"]))
 
 

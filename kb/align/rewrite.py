@@ -10,6 +10,7 @@ from kb.align import memberships
 from kb.align import state as align_state
 from kb.align import units as align_units
 from kb.align.units import Aligned, Unit
+from kb.corpus.languages import is_source, lang_order
 from kb.reference import cards
 
 
@@ -55,12 +56,12 @@ def write_groups(db, groups: Groups, written: set[str], existing: set[str]) -> N
     for gid in sorted(written):
         g = groups.get(gid)
         rows.append((g.fingerprint, json.dumps(list(g.signature)),
-                     ",".join(sorted({u.lang for u in g.units}, key=align_units.lang_order)),
-                     sizes.get(gid, 0), gid))
+                     ",".join(sorted({u.lang for u in g.units}, key=lang_order)),
+                     sizes.get(gid, 0), align_units.source_lang(g.units), gid))
     db.conn.executemany("UPDATE groups SET fingerprint = ?, signature = ?, languages = ?, "
-                        "size = ? WHERE id = ?", [r for r in rows if r[-1] in existing])
-    db.conn.executemany("INSERT INTO groups (fingerprint, signature, languages, size, id) "
-                        "VALUES (?, ?, ?, ?, ?)", [r for r in rows if r[-1] not in existing])
+                        "size = ?, source = ? WHERE id = ?", [r for r in rows if r[-1] in existing])
+    db.conn.executemany("INSERT INTO groups (fingerprint, signature, languages, size, source, id) "
+                        "VALUES (?, ?, ?, ?, ?, ?)", [r for r in rows if r[-1] not in existing])
 
 
 def with_rulings(db, index: align_state.Index, keys) -> None:
@@ -102,9 +103,10 @@ def write_memberships(db, index: align_state.Index, groups: Groups, redo: set[st
                                         lambda u, score=score: score.get(u.key, 0.0),
                                         list(rivals.values()), partial):
             dumped = dumped or json.dumps(m.evidence, ensure_ascii=False, sort_keys=True)
-            rows.append((m.ruling["id"], own.id, m.score, dumped, int(m.weak)))
-    db.conn.executemany("INSERT INTO memberships (ruling_id, group_id, score, evidence, weak) "
-                        "VALUES (?, ?, ?, ?, ?)", rows)
+            rows.append((m.ruling["id"], own.id, m.score, dumped, int(m.weak),
+                         int(is_source(unit.lang))))
+    db.conn.executemany("INSERT INTO memberships (ruling_id, group_id, score, evidence, weak, "
+                        "source) VALUES (?, ?, ?, ?, ?, ?)", rows)
 
 
 def write_derived(db, glossary, new_rows: list[dict]) -> None:

@@ -15,8 +15,8 @@ from kb import store
 from kb.align import state as align_state
 from kb.align import update as realign
 from kb.align.full import align_all
-from kb.align.units import Aligned
-from kb.corpus.languages import lang_order
+from kb.align.units import Aligned, source_lang
+from kb.corpus.languages import is_source, lang_order
 from kb.pipeline.progress import say
 from kb.reference import cards
 from kb.reference.glossary import Glossary
@@ -38,15 +38,15 @@ def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glo
         db["groups"].insert_all(
             {"id": g.id, "fingerprint": g.fingerprint, "signature": json.dumps(list(g.signature)),
              "languages": ",".join(sorted({u.lang for u in g.units}, key=lang_order)),
-             "size": len(g.memberships)} for g in groups)
+             "size": len(g.memberships), "source": source_lang(g.units)} for g in groups)
         # Plain executemany: 100,000 memberships and a million concept rows are too many for
         # sqlite-utils' per-row dict handling. A unit's rulings share one evidence object.
         dumped: dict[int, str] = {}
         db.conn.executemany(
-            "INSERT INTO memberships (ruling_id, group_id, score, evidence, weak) "
-            "VALUES (?, ?, ?, ?, ?)",
-            ((m.ruling["id"], g.id, m.score, _dumped(m.evidence, dumped), int(m.weak))
-             for g in groups for m in g.memberships))
+            "INSERT INTO memberships (ruling_id, group_id, score, evidence, weak, source) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            ((m.ruling["id"], g.id, m.score, _dumped(m.evidence, dumped), int(m.weak),
+              int(is_source(m.ruling["lang"]))) for g in groups for m in g.memberships))
         db.conn.executemany(
             'INSERT INTO ruling_concepts (ruling_id, concept, start, "end", surface, lang) '
             "VALUES (?, ?, ?, ?, ?, ?)",

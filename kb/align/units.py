@@ -14,7 +14,7 @@ import statistics
 import unicodedata
 from dataclasses import dataclass, field
 
-from kb.corpus.languages import LANGUAGES
+from kb.corpus.languages import is_source, lang_order
 from kb.reference.glossary import Glossary
 
 _SENTENCE_END = re.compile(r"[.!?…]+[»”“\"')\]]*(?=\s|$)")
@@ -41,7 +41,7 @@ class Unit:
 
     @property
     def sort_key(self) -> tuple:
-        return (LANGUAGES.index(self.lang) if self.lang in LANGUAGES else 99, self.key)
+        return (lang_order(self.lang), self.key)
 
     def features(self) -> str:
         """Everything :class:`Scorer` reads of this unit, as JSON: two units with the same
@@ -51,7 +51,7 @@ class Unit:
                           ensure_ascii=False)
 
     @classmethod
-    def from_features(cls, lang: str, key: str, features: str, bucket: str = "") -> "Unit":
+    def from_features(cls, lang: str, key: str, features: str, bucket: str = "") -> Unit:
         concepts, contrast, numbers, sentences, length, date, relpos = json.loads(features)
         return cls(lang, key, [], frozenset(concepts), frozenset(contrast), frozenset(numbers),
                    sentences, length, date, relpos, bucket)
@@ -140,6 +140,12 @@ def signature(units: list[Unit]) -> tuple[str, ...]:
             counts[concept] = counts.get(concept, 0) + 1
     need = len(per_lang) / 2
     return tuple(sorted(c for c, k in counts.items() if k >= need))
+
+
+def source_lang(units: list[Unit]) -> str | None:
+    """The language of the group's source (its English original), or None: a group holds at
+    most one unit per language, so at most one source."""
+    return next((u.lang for u in units if is_source(u.lang)), None)
 
 
 def fingerprint(sig: tuple[str, ...]) -> str:

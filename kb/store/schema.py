@@ -54,13 +54,15 @@ TABLES: dict[str, Table] = {
                      (("lang",), ("card_id",))),
     # -- align ---------------------------------------------------------------------------------
     "groups": Table("align", "one row per ruling group: concept signature (JSON), its "
-                    "fingerprint, languages, number of rulings",
+                    "fingerprint, languages, number of rulings, the language of its source "
+                    "(the English original; null when the corpus has none for it)",
                     {"id": str, "fingerprint": str, "signature": str, "languages": str,
-                     "size": int}, "id"),
+                     "size": int, "source": str}, "id"),
     "memberships": Table("align", "which group each ruling is in, its score there, whether it "
-                         "is weak, and the evidence (JSON)",
+                         "is weak, the evidence (JSON), and whether it is the group's source "
+                         "(an original the others translate)",
                          {"ruling_id": str, "group_id": str, "score": float, "evidence": str,
-                          "weak": bool},
+                          "weak": bool, "source": bool},
                          "ruling_id", _fk(("ruling_id", "rulings", "id"),
                                           ("group_id", "groups", "id")), (("group_id",),)),
     "ruling_concepts": Table("align", "every glossary concept found in a ruling, with where "
@@ -159,9 +161,9 @@ def create(db: sqlite_utils.Database, *names: str) -> None:
             db.execute(f"CREATE TABLE {name} ({table.sql})")
             continue
         keys = [fk for fk in table.foreign_keys if fk[1] in existing or fk[1] == name]
-        db[name].create(dict(table.columns), pk=table.pk, foreign_keys=keys)
+        db.table(name).create(dict(table.columns), pk=table.pk, foreign_keys=keys)
         for columns in table.indexes:
-            db[name].create_index(list(columns))
+            db.table(name).create_index(list(columns))
         existing.add(name)
 
 
