@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -152,6 +153,7 @@ def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts,
     (out / "g").mkdir()
     for number, body in enumerate(search_lexicon.concept_files()):
         _write_js(write, out / "g" / f"{number}.js", f"kbSearch.concept({number},", body)
+    write(out / "engine.js", engine())
     _write_chunks(out, found, groups, facts, chunk, write, keep, len(parts))
     _write_rules(out, facts, write)
     dates = sorted({d for by_lang in (facts.dates if facts else ()) for ds in by_lang.values()
@@ -267,6 +269,21 @@ def _translator(ui: str):
     from kb.site import i18n
 
     return i18n.translations(ui).gettext
+
+
+_COMMENT = re.compile(r"(?:^|(?<=\s))/\*.*?\*/", re.DOTALL | re.MULTILINE)
+
+
+def engine() -> str:
+    """``search-engine.js`` as the index ships it (``search/engine.js``, loaded by search.js on
+    a page's first query): without its comments and indentation, a quarter smaller. Its
+    comments open at a line's start or after a space, and no string of it holds ``/*``."""
+    from kb.site.pages import TEMPLATES
+
+    source = (TEMPLATES / "static" / "search-engine.js").read_text(encoding="utf-8")
+    lines = (line.strip() for line in _COMMENT.sub("", source).split("\n"))
+    return "/* site_templates/static/search-engine.js, comments and indentation left out */\n" \
+        + "\n".join(line for line in lines if line) + "\n"
 
 
 def document(ruling: dict, url: str) -> list:

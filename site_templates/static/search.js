@@ -1,7 +1,7 @@
 /* rulings-kb offline search, the page: the search box, the query language, the results, the
- * query in the URL, the keys. The engine (search-engine.js: kb search's terms and ranking over
- * the index in search/) is loaded on the first query, so a page that is only read loads this
- * file only. Rulings are inserted as text (textContent and text nodes), never as markup.
+ * query in the URL, the keys. The engine (search-engine.js, shipped as search/engine.js: kb
+ * search's terms and ranking over the index in search/) is loaded on the first query, so a page
+ * that is only read loads this file only. Rulings are inserted as text (textContent and text nodes), never as markup.
  */
 (() => {
   "use strict";
@@ -40,12 +40,13 @@
     return q;
   }
 
-  /* The engine, loaded once as a <script> (it works from file://, where fetching is blocked). */
+  /* The engine, loaded once as a <script> (it works from file://, where fetching is blocked):
+     the index ships it (search/engine.js: search-engine.js, its comments left out). */
   const engine = () => loading || (loading = new Promise((resolve, reject) => {
     const script = document.createElement("script");
-    script.src = root + "static/search-engine.js";
+    script.src = root + "search/engine.js";
     script.onload = resolve;
-    script.onerror = () => { loading = null; reject(new Error("search-engine.js")); };
+    script.onerror = () => { loading = null; reject(new Error("search/engine.js")); };
     document.head.appendChild(script);
   }));
 

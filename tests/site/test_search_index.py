@@ -248,3 +248,15 @@ def test_first_query_files_do_not_grow_with_the_corpus(tmp_path):
         assert all(len(head) <= 2 + 3 * si.FIRST_PAGE for head in read_js(shard).values())
     # The manifest grows with the lexicon files only, a short prefix each.
     assert (large_out / "manifest.js").stat().st_size < 2_500 + 12 * large["lexicon"]
+
+
+def test_the_engine_ships_its_code_without_comments():
+    from kb.site.pages import TEMPLATES
+
+    source = (TEMPLATES / "static" / "search-engine.js").read_text(encoding="utf-8")
+    shipped = si.engine().split("\n")
+    assert shipped[0].startswith("/*") and "/*" not in "\n".join(shipped[1:])
+    assert len(si.engine()) < 0.8 * len(source)
+    # Each line shipped is a line of the source, in order (the browser tests run it).
+    lines = iter(line.strip() for line in source.split("\n"))
+    assert all(any(line in other for other in lines) for line in shipped[1:] if line)
