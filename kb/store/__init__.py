@@ -81,12 +81,12 @@ def store_files(db: sqlite_utils.Database, files: list[ParsedFile]) -> None:
                                        "lang": f.lang} for f in files}
     with db.conn:
         db.conn.executemany("DELETE FROM rulings WHERE source = ?", [(f.path,) for f in files])
-        db["cards"].upsert_all(cards.values(), pk="id")
-        db["sources"].upsert_all(
+        db.table("cards").upsert_all(cards.values(), pk="id")
+        db.table("sources").upsert_all(
             ({"path": f.path, "sha256": f.sha256, "lang": f.lang, "lang_stated": f.lang_stated,
               "lang_confidence": f.lang_confidence, "card_id": card_id(f.lang, f.card)}
              for f in files), pk="path")
-        db["rulings"].insert_all(
+        db.table("rulings").insert_all(
             ({"id": f"{f.path}#{r.position}", "source": f.path, "card_id": card_id(f.lang, f.card),
               "lang": f.lang, "date": r.date, "position": r.position, "text": r.text,
               "line": r.line} for f in files for r in f.rulings), batch_size=500)
@@ -147,8 +147,10 @@ def delete_with_dependents(db: sqlite_utils.Database, table: str, column: str,
     if not values or table not in db.table_names():
         return
     for child in db.table_names():
-        for fk in db[child].foreign_keys:
+        for fk in db.table(child).foreign_keys:
             if fk.other_table == table and child != table:
+                if fk.column is None or fk.other_column is None:  # schema.py declares none
+                    raise ValueError(f"{child}: a compound foreign key is not followed")
                 keys = [row[0] for row in _select(db, table, fk.other_column, column, values)]
                 delete_with_dependents(db, child, fk.column, keys)
     for chunk in chunks(values):

@@ -19,6 +19,8 @@ def build_stage(ctx: BuildContext) -> None:
     if ctx.reused:
         # Derived tables stay: the rows that depended on a replaced ruling go with it (foreign
         # keys), and each later stage updates its own tables (or rebuilds them all).
+        if ctx.changed_sources is None:  # the parse stage finds them whenever it reuses
+            raise RuntimeError("a reused store, but no changed files from the parse stage")
         store.forget_sources(ctx.db, sorted(ctx.changed_sources))
     store.store_files(ctx.db, ctx.files)
     if ctx.reused:
