@@ -17,12 +17,16 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 
 from kb.corpus.languages import LANGUAGES
 from kb.search import analysis, cards, documents, folder, glossary, handles
+
+if TYPE_CHECKING:
+    from kb.pipeline.context import BuildContext
 
 TITLE_BOOST = 0.5  # a word of the card name counts less than one of the ruling
 #: Above this share of changed groups, rewriting the index is as quick as patching it.
@@ -46,7 +50,7 @@ def schema(method: str = analysis.DEFAULT_METHOD) -> Schema:
     return Schema(**fields)
 
 
-def build_stage(ctx) -> None:
+def build_stage(ctx: BuildContext) -> None:
     """Pipeline stage "index": write the whoosh index to ``ctx.work / "index"``.
 
     A reused build patches a copy of the previous index with the groups that changed.
@@ -68,7 +72,7 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
     """
     index_dir = Path(index_dir)
     old = folder.read_json(previous / folder.DIGESTS) if previous is not None else None
-    if old is None:
+    if previous is None or old is None:
         return _write_all(db, index_dir, method)
     docs = {doc["key"]: doc for group in documents.group_documents(db, changed).values()
             for doc in group}

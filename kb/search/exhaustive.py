@@ -83,7 +83,7 @@ def top(searcher, query, wanted: int, floor: float = 0.0,
             if deleted:
                 scores = {docnum: scores[docnum] for docnum in scores.keys() - deleted}
             docnums = [offset + docnum for docnum in scores]
-            pairs = zip(map(neg, scores.values()), docnums)
+            pairs: Iterator[tuple[float, int]] = zip(map(neg, scores.values()), docnums)
             if allowed is not None:
                 pairs = (pair for pair in pairs if pair[1] in allowed)
             best += heapq.nsmallest(wanted, pairs)
@@ -113,7 +113,7 @@ class _Segment:
     """Scores a segment's matcher trees: {document: score} maps combined with C-level
     set and map operations (a Python loop per document would cost what whoosh's does)."""
 
-    def __init__(self, reader):
+    def __init__(self, reader) -> None:
         self.reader = reader
         self.terms: dict[tuple, dict[int, float]] = {}  # a query may ask a term twice
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import Any
 
 from kb.corpus.languages import LANGUAGES
 from kb.errors import KbError
@@ -48,23 +49,23 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
         if runs:
             found, bar = [], 0.0
             bounds = {run: exhaustive.bound(searcher, compiled) for run, compiled in runs.items()}
-            for run in sorted(runs, key=bounds.get, reverse=True):  # the likely best first
+            for run in sorted(runs, key=lambda run: bounds[run], reverse=True):  # likely best first
                 if bounds[run] > bar:  # else no document of that run can rank
                     ranked = ranking.rank(searcher, runs[run], wanted, bar, allowed, bounds[run])
                     found += ranked
                     bar = max(bar, ranking.bar(ranked, wanted))
         else:  # filters alone: the documents that pass, in index order, unscored
             found = [(0.0, docnum) for docnum in sorted(allowed or ())]
-        best: dict[str, tuple] = {}
+        best: dict[str, tuple[float, dict[str, Any]]] = {}
         for key, docnum in sorted(found):
             fields = searcher.stored_fields(docnum)
             best.setdefault(fields["group"], (0.0 - key, fields))
             if not runs and len(best) >= wanted:
                 break
         # Ties go by group id, not document number: a patched index appends changed groups.
-        ranked = sorted(best.values(), key=lambda item: (-item[0], item[1]["group"]))
+        ordered = sorted(best.values(), key=lambda item: (-item[0], item[1]["group"]))
         names = cards.filter_names(parsed, index_dir, identity) if parsed.cards else None
         with results.store_beside(index_dir if parsed.cards or parsed.dates else None) as store:
             hits = (results.hit_for(searcher, fields, score, lang, parsed, store, names)
-                    for score, fields in ranked)
+                    for score, fields in ordered)
             return list(itertools.islice((hit for hit in hits if hit is not None), limit))
