@@ -116,8 +116,9 @@ def record(db: sqlite_utils.Database, key: str, settings: str, found: Scan) -> N
     """Write the build key, the settings' digest and the files' records (``found``, taken as
     the build began) into the store: the last thing a build does to it."""
     schema.create(db, STATE_TABLE)
-    db[STATE_TABLE].insert_all([{"key": "build_key", "value": key},
-                                {"key": "settings", "value": settings}], pk="key", replace=True)
+    db.table(STATE_TABLE).insert_all([{"key": "build_key", "value": key},
+                                      {"key": "settings", "value": settings}],
+                                     pk="key", replace=True)
     record_stats(db, found)
 
 
@@ -140,7 +141,7 @@ def file_hashes(paths: list[str], found: Scan | None = None,
     out = {}
     for path in paths:
         seen = before.get(path)
-        if seen is not None and found.stats.get(path) == seen[0]:
+        if seen is not None and found is not None and found.stats.get(path) == seen[0]:
             out[path] = seen[1]
             continue
         try:
