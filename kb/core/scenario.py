@@ -76,7 +76,7 @@ class Scenario:
     start: dict[str, Any]
     steps: list[Step]
     expect: dict[str, Any] | None = None
-    source: str | None = None
+    source: str = "<dict>"  # the file it was read from (load gives every scenario one)
 
 
 @dataclass
@@ -116,7 +116,7 @@ def load(source: str | Path | dict[str, Any]) -> Scenario:
 def load_dir(path: str | Path = EXAMPLES_DIR) -> list[Scenario]:
     """Every ``*.yaml`` scenario below ``path``, sorted by file name; ids must be unique."""
     scenarios = [load(p) for p in sorted(Path(path).rglob("*.y*ml"))]
-    seen: dict[str, str | None] = {}
+    seen: dict[str, str] = {}
     for s in scenarios:
         if s.id in seen:
             raise ScenarioError(f"{s.source}: id {s.id!r} already used in {seen[s.id]}")

@@ -103,10 +103,12 @@ def _display(path: Path) -> str:
         return Path(path).as_posix()
 
 
-def step_line(source: str | None, index: int) -> int:
+def step_line(source: str, index: int) -> int:
     """The 1-based line of step ``index`` in a scenario file (1 if it cannot be found)."""
     try:
         node = yaml.compose(Path(source).read_text(encoding="utf-8"))
+        if node is None:  # an empty file
+            return 1
         steps = dict((k.value, v) for k, v in node.value)["steps"]
         return steps.value[index - 1].start_mark.line + 1
     except (OSError, TypeError, KeyError, IndexError, AttributeError, yaml.YAMLError):
@@ -154,8 +156,8 @@ def store_results(db: sqlite_utils.Database, results: list[Result], keep: bool =
     schema.create(db, TABLE)
     with db.conn:
         if not keep:
-            db[TABLE].delete_where()
-        db[TABLE].insert_all(_row(r) for r in results)
+            db.table(TABLE).delete_where()
+        db.table(TABLE).insert_all(_row(r) for r in results)
 
 
 def _row(result: Result) -> dict:
@@ -221,7 +223,7 @@ def store_keys(db: sqlite_utils.Database, examples: list[Example]) -> None:
     with db.conn:
         db.execute(f"DROP TABLE IF EXISTS {KEYS}")
         schema.create(db, KEYS)
-        db[KEYS].insert_all({"id": e.id, "key": e.group, "path": str(Path(
+        db.table(KEYS).insert_all({"id": e.id, "key": e.group, "path": str(Path(
             e.scenario.source).resolve())} for e in examples if e.group)
 
 
