@@ -8,6 +8,8 @@ language; kept apart so the module that writes stays small. Messages are marked 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 def N_(message):
     """Mark a message for the catalog without translating it (pybabel's -k N_)."""
@@ -177,8 +179,8 @@ SUMMARY_SKIP = {"put_on_stack"}
 TOKENS = ("Treasure", "Goblin", "Skeleton")
 # Cards the examples name (a room casts one): their official names, with the context "card".
 CARDS = ("Lightning Bolt",)
-CATALOG_PARTS = {"event": EVENTS, "log": LOG, "ability": ABILITIES, "reason": REASONS,
-                 "state": STATE}
+CATALOG_PARTS: dict[str, Mapping[str, str | tuple]] = {
+    "event": EVENTS, "log": LOG, "ability": ABILITIES, "reason": REASONS, "state": STATE}
 
 
 # What makes a step about the monarch, so its state says "Nobody is the monarch" too.

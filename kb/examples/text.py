@@ -33,7 +33,7 @@ from __future__ import annotations
 import gettext
 import io
 from dataclasses import asdict, is_dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from babel.lists import format_list
@@ -55,6 +55,7 @@ from kb.examples.messages import (
     TOKENS,
 )
 from kb.reference import catalogs
+from kb.reference.glossary import Concept
 from kb.reference.glossary import load as load_glossary
 
 DOMAIN = "examples"
@@ -97,8 +98,8 @@ def _say(message: str | tuple, lang: str, **fields) -> str:
 
 # -- names ----------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def _glossary_names() -> dict[str, object]:
+@cache
+def _glossary_names() -> dict[str, Concept]:
     """English term -> concept, for dungeon and room names the glossary knows."""
     return {term: concept for concept in load_glossary().concepts
             for term in concept.terms.get("en", [])}
@@ -148,12 +149,12 @@ def describe_ability(label: str, lang: str) -> str:
 
 def describe_event(event: dict, lang: str) -> str:
     """One scenario event (``{"kind": "concede", "player": "Ann"}``) as a sentence."""
-    kind = event.get("kind")
+    kind: str = event.get("kind") or ""
     fields = {k: v for k, v in event.items() if k != "kind"}
     if kind == "begin_turn" and not fields.get("player"):
         kind = "begin_turn:next"
     elif kind == "combat_damage":
-        fields["players"] = names(list((fields.get("by") or {})), lang)
+        fields["players"] = names(list(fields.get("by") or {}), lang)
     elif kind == "leave_game":
         players = fields.get("players")
         players = [players] if isinstance(players, str) else list(players or [])
@@ -168,7 +169,7 @@ def describe_event(event: dict, lang: str) -> str:
 
 def describe_entry(entry: dict, lang: str) -> str:
     """One log entry of the core as a sentence."""
-    kind = entry.get("kind")
+    kind: str = entry.get("kind") or ""
     fields = dict(entry)
     key = kind
     if "label" in fields:
@@ -204,7 +205,7 @@ def describe_entry(entry: dict, lang: str) -> str:
 
 def describe_refusal(refused: dict, lang: str) -> str:
     """Why the core refused an event (``refused`` holds ``reason`` and its details)."""
-    message = REASONS.get(refused.get("reason"))
+    message = REASONS.get(refused.get("reason") or "")
     fields = {k: v for k, v in refused.items() if k != "reason"}
     return _say(message, lang, **fields) if message else str(refused.get("reason"))
 
@@ -259,7 +260,7 @@ def describe_state(state: dict, lang: str, monarch: bool = False) -> list[str]:
 
 def describe_step(step, lang: str) -> dict:
     """A step (stored dict or StepTrace) in parts: event, log, state, refused, differences."""
-    if is_dataclass(step):
+    if is_dataclass(step) and not isinstance(step, type):
         step = asdict(step)
     refused = step.get("refused")
     return {
@@ -288,7 +289,7 @@ def describe(item, lang: str) -> str:
     """
     if isinstance(item, dict) and "kind" in item and "event" not in item:
         return describe_entry(item, lang)
-    if is_dataclass(item):
+    if is_dataclass(item) and not isinstance(item, type):
         item = asdict(item)
     shown = dict(item, log=[e for e in item.get("log") or [] if e.get("kind") not in SUMMARY_SKIP])
     parts = describe_step(shown, lang)
