@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -22,7 +22,7 @@ def po_path(domain: str, lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(domain: str, lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``domain`` for ``lang``; English is the source and needs none."""
     path = po_path(domain, lang)
