@@ -270,6 +270,28 @@ def test_kb_links_unlinked_lists_the_reasons(examples_db):
     assert all(r["concepts"] for r in rows)
 
 
+def test_the_site_says_why_in_the_reader_s_language(examples_db, tmp_path):
+    """The ruling page's "why this rule", a rule with no number yet on the rulings' date
+    (725.5 on 2024-02-09), and the maintainers' page of unlinked groups, in French."""
+    from kb.site import data, pages
+    from kb.site.paths import slug
+
+    db, _ = examples_db
+    site = data.load(db)
+    by_rule = {g["rules"][0]: g["id"] for g in site.groups if g["rules"]}
+    keys = {f"ruling/{slug(by_rule[r])}.html" for r in ("725.4", "725.5")} | {"unlinked.html"}
+    pages.render_tree(site, "fr", tmp_path, site.summary.counts, only=keys)
+    leaves = (tmp_path / "fr" / f"ruling/{slug(by_rule['725.4'])}.html").read_text("utf-8")
+    assert "Pourquoi cette règle" in leaves and "numérotée 722.4 le 9 février 2024" in leaves
+    assert "quitter la partie" in leaves  # the concept, by its French term
+    assert '<span lang="de">' in leaves and "Spiel verlässt" in leaves  # the German words
+    static = (tmp_path / "fr" / f"ruling/{slug(by_rule['725.5'])}.html").read_text("utf-8")
+    assert "pas encore de numéro le 9 février 2024" in static and "725.5" in static
+    unlinked = (tmp_path / "fr" / "unlinked.html").read_text("utf-8")
+    assert "Précisions sans règle liée" in unlinked and unlinked.count('class="reason"') == 3
+    assert "La règle la plus proche, <a href" in unlinked and "Monstrueux est une" in unlinked
+
+
 @pytest.fixture(scope="module")
 def copies_db(tmp_path_factory):
     """The seeds with each file's rulings printed on two more cards, the first copies (by

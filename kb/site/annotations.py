@@ -57,12 +57,42 @@ def load_examples(db) -> list[dict]:
 
 
 
-def number_on(number: str, date_iso: str) -> str:
-    """The number ``number`` had on ``date_iso`` (the registry knows; else unchanged)."""
+def number_on(number: str, date_iso: str) -> str | None:
+    """The number ``number`` had on ``date_iso``: None when the rule had none then (725.5 in
+    June 2022: the page says so); unchanged for a rule the registry does not know."""
     try:
-        return registry.number_on(number, date_iso) or number
+        return registry.number_on(number, date_iso)
     except (KeyError, ValueError):
         return number
+
+
+def group_links(db) -> dict[str, dict[str, dict]]:
+    """{group id: {rule: why (score, concepts, words per language)}} of every linked group."""
+    from kb import link
+
+    return {group: {found["rule"]: {k: found[k] for k in ("score", "concepts", "words")}
+                    for found in linked}
+            for group, linked in link.links(db).items()}
+
+
+def unlinked_groups(db) -> list[dict]:
+    """The groups linked to no rule, each {id, why, texts}: the linker's reason as
+    :func:`kb.link.explain` gives it (the maintainers' page says it in the reader's language)
+    and the group's first text in each language, so the page needs no group loaded. Empty
+    before the link stage ran."""
+    if "group_rules" not in db.table_names():
+        return []
+    from kb import link, store
+
+    found = link.unlinked(db)
+    texts: dict[str, dict[str, str]] = {}
+    for chunk in store.chunks([g["id"] for g in found]):
+        for group_id, lang, text in db.execute(
+                "SELECT m.group_id, r.lang, r.text FROM memberships m JOIN rulings r ON "
+                f"r.id = m.ruling_id WHERE m.group_id IN ({', '.join('?' * len(chunk))}) "
+                "ORDER BY r.id", chunk):
+            texts.setdefault(group_id, {}).setdefault(lang, text)
+    return [{"id": g["id"], "why": g["why"], "texts": texts.get(g["id"], {})} for g in found]
 
 
 def concepts() -> list[dict]:

@@ -26,6 +26,7 @@ from kb.site.annotations import (
     any_finding,
     concepts,
     findings_where,
+    group_links,
     group_rules,
     load_examples,
     load_findings,
@@ -33,6 +34,7 @@ from kb.site.annotations import (
     sorted_findings,
     sorted_rules,
     stray_findings,
+    unlinked_groups,
 )
 from kb.site.paths import rule_slug, slug
 
@@ -64,6 +66,8 @@ class SiteData:
     group_order: list[str] | None = None
     #: ruling id -> group id for loaded rulings that are not among their group's loaded members.
     ruling_groups: dict[str, str] = field(default_factory=dict)
+    #: The groups linked to no rule, each {id, why} (:func:`kb.site.annotations.unlinked_groups`).
+    unlinked: list[dict] = field(default_factory=list)
 
     @property
     def languages(self) -> list[str]:
@@ -137,6 +141,9 @@ class Corpus:
     concepts: list[dict] | None
     any_findings: bool = False  # whether the store holds findings (read or not)
     read_groups: set[str] | None = None  # the groups whose findings are read; None: all
+    #: group id -> {rule: why the group explains it} (score, concepts, words per language)
+    links_of: dict[str, dict[str, dict]] = field(default_factory=dict)
+    unlinked: list[dict] = field(default_factory=list)  # the groups linked to no rule, and why
 
     def examples_of(self, group_id: str) -> list[dict]:
         return self._examples.get(group_id, [])
@@ -175,7 +182,8 @@ def read_corpus(db, findings: bool = True) -> Corpus:
                   examples_available="example_runs" in db.table_names(), concepts=concepts(),
                   any_findings=bool(stored) or (not findings and stored is not None
                                                 and any_finding(db)),
-                  read_groups=None if findings else set())
+                  read_groups=None if findings else set(), links_of=group_links(db),
+                  unlinked=unlinked_groups(db))
 
 
 def load(db, corpus: Corpus | None = None) -> SiteData:
@@ -210,6 +218,7 @@ def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict
     for group in groups:
         group["examples"] = corpus.examples_of(group["id"])
         group["findings"] = corpus.findings_of(group["id"])
+        group["links"] = corpus.links_of.get(group["id"], {})
     order = group_order or [g["id"] for g in groups]
     rules = rule_table(corpus, order)
     for group in groups:
@@ -224,7 +233,7 @@ def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict
                     findings=corpus.findings, any_findings=corpus.any_findings,
                     examples_available=corpus.examples_available,
                     glossary_available=corpus.concepts is not None, group_order=order,
-                    ruling_groups=ruling_groups or {})
+                    ruling_groups=ruling_groups or {}, unlinked=corpus.unlinked)
 
 
 def new_group(group_id, members: list[dict], rules: list[str], face_only: bool = False) -> dict:

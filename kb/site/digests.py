@@ -96,9 +96,11 @@ def ruling_page(site: SiteData, group: dict) -> str:
 
 def extras(corpus, rules: dict, group_id: str) -> str:
     """What a group's page shows besides its members: its findings and examples (which may
-    change when another group changed: a text entered twice on a card, an example's key)."""
+    change when another group changed: a text entered twice on a card, an example's key), and
+    why it explains its rules."""
     return _hash([corpus.findings_of(group_id),
-                  _examples(rules, corpus.examples_available, corpus.examples_of(group_id))])
+                  _examples(rules, corpus.examples_available, corpus.examples_of(group_id)),
+                  corpus.links_of.get(group_id, {})])
 
 
 def group_row(group: dict, extra: str) -> tuple:
@@ -117,8 +119,9 @@ def shared_pages(site: SiteData, counts: dict, faces, listings, extra) -> dict[s
     out = {
         "index.html": _hash(["home", counts, present, _few_cards(site, counts, present)]),
         "rules.html": _hash(["rules", [[r["number"], r["slug"], r["title"], len(r["group_ids"])]
-                                       for r in site.rules.values()]]),
+                                       for r in site.rules.values()], len(site.unlinked)]),
         "glossary.html": _hash(["glossary", site.concepts, site.glossary_available]),
+        "unlinked.html": _hash(["unlinked", site.unlinked]),
     }
     chunks = site_pages.parts(site.group_order, site_pages.REPORT_PAGE_GROUPS)
     keys = site_pages.part_keys("consistency", len(chunks))

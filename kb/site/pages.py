@@ -64,6 +64,9 @@ def environment(ui: str) -> Environment:
         check_label=lambda check: texts.check_label(check, ui),
         finding_message=lambda finding: texts.finding_message(finding, ui),
         glossary_rows=lambda concepts: texts.glossary_rows(concepts, ui),
+        concept_label=lambda concept: texts.concept_label(concept, ui),
+        decimal=lambda value: i18n.number(round(value, 2), ui),  # `number` is a loop's name
+        labels=lambda ids: ", ".join(texts.concept_label(c, ui) for c in ids),
         printed_on=lambda member, link, cards: printed_on(member, link, cards, ui),
         printed_list=lambda run, link, cards: printed_list(run, link, cards, ui),
     )
@@ -98,6 +101,10 @@ class Links:
         anchor = f"#{anchor_of(member)}" if member else ""
         return self._tree(f"ruling/{group['slug']}.html") + anchor
 
+    def ruling(self, group_id: str):
+        """A group's page by its id alone (the unlinked groups' page loads no group)."""
+        return self._tree(f"ruling/{slug(group_id)}.html")
+
     def rule(self, rule):
         return self._tree(f"rule/{rule['slug']}.html")
 
@@ -109,6 +116,9 @@ class Links:
 
     def consistency(self):
         return self._tree("consistency.html")
+
+    def unlinked(self):
+        return self._tree("unlinked.html")
 
     def static(self, name):
         return self.to(f"static/{name}")
@@ -244,7 +254,7 @@ def pages(site: SiteData, only: set[str] | None = None) -> list[tuple[str, str, 
         return only is None or key in only
 
     out = [("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
-           ("glossary.html", "glossary.html", {})]
+           ("glossary.html", "glossary.html", {}), ("unlinked.html", "unlinked.html", {})]
     report = parts(site.group_order, REPORT_PAGE_GROUPS)
     findings = report_findings(site, report)
     out += _parted("consistency.html", "consistency", site.group_order, REPORT_PAGE_GROUPS,
