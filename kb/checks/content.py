@@ -1,50 +1,35 @@
 """Omitted or added content: a sentence or a concept that one translation lacks or adds.
 
-Two signals, compared with the other translations of the same ruling:
+Two signals, compared with the group's source (its English original) when it has one, and
+with the other translations of the same ruling:
 
-- sentence counts (a dropped or merged sentence): a text whose count differs from a count the
-  other translations agree on (all of them, or all but one when there are three or more);
-- glossary concepts (a dropped clause, a swapped term): a concept the others agree on and this
-  text lacks, or one this text has and none of the others has. English terms left in a
-  translation count as the concept being there (they are reported as terminology instead).
-
-Both are warnings (an extra concept is info): a translation may restructure sentences, and
-the glossary's forms do not catch every inflection or paraphrase, so a person decides.
+- sentences: a text whose count differs from the count the rest agrees on (the source's,
+  seconded by the translations, or the translations' consensus). The sentences are then
+  aligned with the reference text's (:mod:`kb.checks.sentences`): a sentence of the reference
+  with no counterpart here is missing (error, pointing at the sentence before the gap), one of
+  this text with none there is added (error); sentences only split or merged are a warning;
+- glossary concepts (a dropped clause, a swapped term): a concept the other translations agree
+  on and this text lacks (warning, pointing at the sentence where the others have it; when a
+  word there is a synonym of the glossary's term or another concept's term,
+  :func:`kb.checks.terms.replacement` says so instead), or one this text has and none of the
+  others has (info). English terms left in a translation count as the concept being there
+  (they are reported as terminology instead).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from functools import lru_cache
 
-from kb.checks.findings import Corpus, Member, majority, per_text
+from kb.checks import terms
+from kb.checks.findings import Corpus, Member, expected, majority, per_text
+from kb.checks.sentences import pairing, sentences
 
 CHECKS = {
-    "sentence-count": "a translation has more or fewer sentences than the others",
+    "sentence-count": "a sentence missing or added, or sentences split or merged, against the "
+                      "source or the other translations",
     "missing-concept": "a concept the other translations mention is absent",
     "extra-concept": "a concept only this translation mentions",
 }
-
-# A sentence ends at . ! ? or … followed by closing marks, space, and a capital or an opening
-# mark; "z. B." and initials are too rare in rulings to need an abbreviation list.
-_END = re.compile(r"(?<=[.!?…])[»”“’\")\]]*\s+(?=[«„“‘\"(¿¡]*[^\W\d_])")
-
-
-def sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans of ``text``.
-
-    >>> len(sentences("Un joueur a l’initiative. Puis il la perd."))
-    2
-    """
-    spans, start = [], 0
-    for m in _END.finditer(text):
-        nxt = text[m.end()] if m.end() < len(text) else ""
-        if nxt.isupper() or not nxt.isalpha():
-            spans.append((start, m.start()))
-            start = m.end()
-    spans.append((start, len(text)))
-    return [(a, b) for a, b in spans if any(ch.isalpha() for ch in text[a:b])]
 
 
 def check(corpus: Corpus):
@@ -53,49 +38,115 @@ def check(corpus: Corpus):
 
 def _member(corpus: Corpus, group, member: Member):
     others = group.others(member)
-    if len(others) >= 2:
-        yield from _sentence_count(member, others)
-        if corpus.glossary is not None:
-            yield from _concepts(corpus, member, others)
+    if len(others) >= 2 or group.source is not None:
+        yield from _sentence_count(corpus, group.source, member, others)
+    if len(others) >= 2 and corpus.glossary is not None:
+        yield from _concepts(corpus, group.source, member, others)
 
 
-@lru_cache(maxsize=200_000)
 def _count(text: str) -> int:
-    """How many sentences ``text`` has (a text shared by many cards is compared many times)."""
     return len(sentences(text))
 
 
-def _sentence_count(member: Member, others: list[Member]):
-    counts = Counter(_count(o.text) for o in others)
-    agreed, count = counts.most_common(1)[0]
+def _sentence_count(corpus: Corpus, source: Member | None, member: Member,
+                    others: list[Member]):
     own = _count(member.text)
-    if own != agreed and majority(count, len(others)):
-        fewer = own < agreed
+    counts = Counter(_count(o.text) for o in others)
+    if source is not None:
+        agreed, reference, name = _count(source.text), source, f"the {source.lang} source"
+        if not expected(True, counts[agreed], len(others)):
+            return
+    else:
+        agreed, count = counts.most_common(1)[0]
+        if not majority(count, len(others)):
+            return
+        reference = next(o for o in others if _count(o.text) == agreed)
+        name = f"the {reference.lang} translation (as {count} of {len(others)})"
+    if own == agreed:
+        return
+    pair = pairing(corpus, member, reference)
+    theirs = pair.theirs.spans
+    found = False
+    for bead in pair.beads:
+        if not bead.mine:
+            a, b = theirs[bead.theirs[0]]
+            start, end = pair.span((_before(pair.beads, bead),))
+            yield member.finding(
+                "sentence-count", "error",
+                f"{own} sentence{'s' * (own != 1)} where {name} has {agreed}: no counterpart "
+                f"of its sentence {bead.theirs[0] + 1} “{_short(reference.text[a:b])}”, "
+                f"expected {'before' if bead is pair.beads[0] else 'after'} this one",
+                start, end)
+            found = True
+        elif not bead.theirs:
+            start, end = pair.span(bead.mine)
+            yield member.finding(
+                "sentence-count", "error",
+                f"{own} sentences where {name} has {agreed}: this sentence has no "
+                f"counterpart there (added, or moved from another ruling?)", start, end)
+            found = True
+    if not found:
+        bead = next((b for b in pair.beads if len(b.mine) != len(b.theirs)), pair.beads[0])
+        start, end = pair.span(bead.mine)
+        if len(bead.mine) > len(bead.theirs):
+            what = f"its sentence {bead.theirs[0] + 1} is split in two here"
+        else:
+            what = (f"its sentences {' and '.join(str(i + 1) for i in bead.theirs)} are one "
+                    f"sentence here")
         yield member.finding(
             "sentence-count", "warning",
-            f"{own} sentence{'s' * (own != 1)} where the other translations have "
-            f"{agreed}: a sentence may be {'missing' if fewer else 'added or split'}",
-            0, len(member.text))
+            f"{own} sentence{'s' * (own != 1)} where {name} has {agreed}: {what}", start, end)
 
 
-def _concepts(corpus: Corpus, member: Member, others: list[Member]):
+def _before(beads, gap) -> int:
+    """My sentence just before the bead ``gap`` (the first after it at the start)."""
+    mine = [i for bead in beads[:beads.index(gap)] for i in bead.mine]
+    if mine:
+        return mine[-1]
+    return next(i for bead in beads for i in bead.mine)
+
+
+def _short(text: str, size: int = 50) -> str:
+    return text if len(text) <= size else text[:size].rsplit(" ", 1)[0] + "…"
+
+
+def _concepts(corpus: Corpus, source: Member | None, member: Member, others: list[Member]):
     present = {m.concept for m in corpus.matches(member)}
     seen = Counter(c for o in others for c in {m.concept for m in corpus.matches(o)})
     for concept_id, count in sorted(seen.items()):
         if concept_id not in present and majority(count, len(others)):
+            holders = [o for o in others if concept_id in {m.concept for m in corpus.matches(o)}]
+            witness = _witness(corpus, source, concept_id) or holders[0]
+            at = next(m for m in corpus.matches(witness) if m.concept == concept_id)
+            start, end = pairing(corpus, member, witness).where(at.start)
+            replaced = terms.replacement(corpus, member, witness, others, concept_id, start,
+                                         end)
+            if replaced is not None:
+                yield replaced
+                continue
             term = corpus.concept(concept_id).term(member.lang)
-            where = ", ".join(sorted(o.lang for o in others if concept_id in
-                                     {m.concept for m in corpus.matches(o)}))
+            where = ", ".join(sorted(o.lang for o in holders))
             yield member.finding(
                 "missing-concept", "warning",
-                f"no “{term}” ({concept_id}) here, though the {where} translations have it",
-                0, len(member.text))
+                f"no “{term}” ({concept_id}) in this sentence, where the {where} translations "
+                f"have it{_said(witness, at)}", start, end)
     for match in corpus.matches(member):
         if seen[match.concept] == 0 and _first(corpus, member, match):
             yield member.finding(
                 "extra-concept", "info",
                 f"“{match.surface}” ({match.concept}) has no counterpart in the other "
                 f"translations", match.start, match.end)
+
+
+def _witness(corpus: Corpus, source: Member | None, concept_id: str) -> Member | None:
+    """The source, when it names the concept: where the sentence is looked for."""
+    if source is not None and any(m.concept == concept_id for m in corpus.matches(source)):
+        return source
+    return None
+
+
+def _said(witness: Member, at) -> str:
+    return f" (the {witness.lang} source: “{at.surface}”)" if witness.is_source else ""
 
 
 def _first(corpus: Corpus, member: Member, match) -> bool:

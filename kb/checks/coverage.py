@@ -1,7 +1,9 @@
 """Coverage: a ruling missing a language, and the same text appearing twice.
 
-- ``missing-translation`` (warning): an aligned group that lacks one of the corpus's languages.
-  Only run when alignment is available (without it every ruling would look untranslated).
+- ``missing-translation`` (warning): an aligned group that lacks one of the corpus's translation
+  languages (an English original is a source, not a translation: a group without one is not
+  reported). Only run when alignment is available (without it every ruling would look
+  untranslated).
 - ``duplicate-text``: the same text twice for one card in one language (warning: a ruling
   entered twice), or the same text in two languages of one group (error: a text copied, not
   translated). The same ruling on several cards of one language is normal and not reported.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 
 from kb.checks.findings import Corpus, Finding
+from kb.corpus.languages import is_source
 
 CHECKS = {
     "missing-translation": "an aligned ruling that lacks a language of the corpus",
@@ -27,7 +30,7 @@ def check(corpus: Corpus):
         if group.aligned:
             have = {copies[0].lang for copies in group.texts}
             for lang in languages:
-                if lang not in have:
+                if lang not in have and not is_source(lang):
                     yield Finding("missing-translation", "warning", lang, group.id, "",
                                   f"no {lang} translation of this ruling (it exists in "
                                   f"{', '.join(sorted(have))})")

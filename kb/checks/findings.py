@@ -4,6 +4,10 @@ A check is a function ``check(corpus) -> Iterable[Finding]``. :class:`Corpus` ho
 groups (each a ruling in every language it exists in) and the glossary, and caches what several
 checks need (glossary matches per text, word tokens), so each text is analysed once per run.
 
+A group may hold its English original (:attr:`Group.source`): the translations are compared
+with it as well as with one another (:func:`expected`), and it is never checked as a
+translation itself.
+
 A ruling printed word for word on many cards is one text with many members (10,000 at 100,000
 rulings). Whatever a check finds in one copy it finds in every copy of the same group, but for
 the fields that name the ruling (ruling, card, source): :meth:`Group.texts` gathers the copies,
@@ -69,6 +73,8 @@ class Member:
     text: str
     group: str
     source: str = ""  # path:line
+    date: str = ""  # ISO 8601
+    is_source: bool = False  # the group's original (the text the others translate)
 
     def finding(self, check: str, severity: str, message: str, start: int = 0,
                 end: int | None = None) -> Finding:
@@ -89,8 +95,15 @@ class Group:
 
     def others(self, member: Member) -> list[Member]:
         """The translations of ``member``: one per other language (a ruling shared by several
-        cards has one text per card, and counting each would outvote the other languages)."""
-        return [m for lang, m in self._first_per_language.items() if lang != member.lang]
+        cards has one text per card, and counting each would outvote the other languages).
+        The source is not among them: see :attr:`source`."""
+        return [m for lang, m in self._first_per_language.items()
+                if lang != member.lang and not m.is_source]
+
+    @cached_property
+    def source(self) -> Member | None:
+        """The group's original (its English text), or None when the corpus has none."""
+        return next((m for m in self.members if m.is_source), None)
 
     @cached_property
     def _first_per_language(self) -> dict[str, Member]:
@@ -155,14 +168,16 @@ class Corpus:
 
 
 def per_text(corpus: Corpus, compute, across_groups: bool = False):
-    """Findings of ``compute(group, member)`` for every member of every group, computed once
-    per distinct text of a group (of the corpus, ``across_groups``, for a check that does not
-    look at the group) and moved to its other copies. They come group by group, text by text;
-    the report sorts them."""
+    """Findings of ``compute(group, member)`` for every translation of every group (a source
+    is not checked as a translation), computed once per distinct text of a group (of the
+    corpus, ``across_groups``, for a check that does not look at the group) and moved to its
+    other copies. They come group by group, text by text; the report sorts them."""
     seen: dict[tuple[str, str], list[Finding]] = {}
     for group in corpus.groups:
         for copies in group.texts:
             first = copies[0]
+            if first.is_source:
+                continue
             found = seen.get((first.lang, first.text))
             if found is None:
                 found = list(compute(group, first))
@@ -184,3 +199,33 @@ def majority(count: int, total: int) -> bool:
     """Whether ``count`` of ``total`` other translations is enough to call it their consensus:
     all of them, or all but one when there are at least three."""
     return total >= 2 and (count == total or (total >= 3 and count >= total - 1))
+
+
+def expected(source_has: bool | None, count: int, total: int) -> bool:
+    """Whether the rest of a group says something a translation is compared with.
+
+    ``source_has``: whether the group's source says it (None: the group has no source);
+    ``count`` of the ``total`` other translations say it. With a source, the source decides,
+    seconded by at least half of the other translations when there are two or more (what the
+    source says that no translation renders is its own wording, not a lost meaning); without
+    one, the translations' consensus (:func:`majority`).
+
+    >>> expected(True, 0, 1), expected(True, 1, 4), expected(True, 2, 4), expected(None, 3, 4)
+    (True, False, True, True)
+    """
+    if source_has is None:
+        return majority(count, total)
+    return source_has and (total < 2 or 2 * count >= total)
+
+
+def unexpected(source_has: bool | None, count: int, total: int) -> bool:
+    """Whether the rest of a group does *not* say something a translation says: neither the
+    source (when there is one) nor more than half of the other translations; without a
+    source, none of them.
+
+    >>> unexpected(False, 1, 4), unexpected(False, 2, 4), unexpected(None, 0, 2)
+    (True, False, True)
+    """
+    if source_has is None:
+        return total >= 1 and count == 0
+    return not source_has and 2 * count < total

@@ -1,28 +1,32 @@
-"""Numbers and names that differ between translations.
+"""Numbers and names that differ from the source or between translations.
 
-- ``number-mismatch``: digits and number words (two to ten, and "both" as two) compared as sets
-  of values with the other translations of the ruling. A value this text has and no other has,
-  or one all the others have (all but one, from three on) and this text lacks, is reported.
-  Digits are unambiguous, so a digit mismatch is an error; number words are warnings ("un",
-  "ein", "one" are left out: they are also articles). Numbers inside glossary terms ("Gigante
-  de dos cabezas") are part of a name, not a count, and are skipped.
-- ``name-mismatch`` (warning): a capitalised word that the other translations all contain
-  verbatim (a card, room or product name kept as is) and this one lacks. Names the glossary
-  knows are left to the terminology checks.
+- ``number-mismatch``: digits, number words (two to ten, and "both" as two) and ordinals
+  (first, second, third, last) compared as sets of values with the group's source (its English
+  original) and the other translations (:func:`kb.checks.findings.expected`). A value the
+  others say and this text lacks is reported at the sentence where they say it; one this text
+  has and the others do not, at its words. A value replaced by another in the same sentence
+  ("tre" where the source says "both") is an error, as are digits (unambiguous); a number
+  word or ordinal only missing or only added is a warning ("un", "ein", "one" are left out:
+  they are also articles). Numbers inside glossary terms ("Gigante de dos cabezas") are part
+  of a name, not a count, and are skipped.
+- ``name-mismatch`` (warning): a capitalised word that the source and the other translations
+  contain verbatim (a card, room or product name kept as is) and this one lacks, reported at
+  the sentence where they have it. Names the glossary knows are left to the terminology checks.
 """
 
 from __future__ import annotations
 
 import re
 
-from kb.checks.findings import Corpus, Member, majority, per_text
+from kb.checks.findings import Corpus, Member, expected, per_text, unexpected
+from kb.checks.sentences import pairing
 
 CHECKS = {
-    "number-mismatch": "a number that differs from the other translations",
+    "number-mismatch": "a number or ordinal that differs from the source or the translations",
     "name-mismatch": "a name the other translations keep verbatim, missing here",
 }
 
-_WORDS: dict[str, dict[int, str]] = {
+_WORDS: dict[str, dict[int | str, str]] = {
     "en": {2: "two|both", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
            9: "nine", 10: "ten"},
     "ru": {2: "два|две|двух|двум|двумя|оба|обе|обоих|обеих|обоим|обеим|обоими|обеими",
@@ -40,8 +44,29 @@ _WORDS: dict[str, dict[int, str]] = {
     "es": {2: "dos|ambos|ambas", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
            8: "ocho", 9: "nueve", 10: "diez"},
 }
-_REGEX = {lang: [(value, re.compile(rf"(?<!\w)(?:{words})(?!\w)", re.IGNORECASE))
-                 for value, words in table.items()] for lang, table in _WORDS.items()}
+# Ordinals: first, second, third and last, in their inflected forms. Italian "prima di"
+# (before) and "secondo" (according to) are not ordinals; nor is German "erst" (only).
+_ORDINALS: dict[str, dict[str, str]] = {
+    "en": {"1st": "first|firstly", "2nd": "second|secondly", "3rd": "third|thirdly",
+           "last": "last|lastly"},
+    "ru": {"1st": "перв(?:ый|ая|ое|ую|ого|ой|ом|ым|ыми|ых)|во-первых",
+           "2nd": "втор(?:ой|ая|ое|ую|ого|ом|ым|ыми|ых)|во-вторых",
+           "3rd": "трет(?:ий|ья|ье|ью|ьего|ьей|ьем|ьим|ьих)|в-третьих",
+           "last": "последн(?:ий|яя|ее|юю|его|ей|ем|им|ими|их)"},
+    "it": {"1st": r"prim(?:o|a|i|e)(?!\s+(?:di|che|del|della|dello|dei|delle|d')\b)",
+           "2nd": r"second(?:o|a|i|e)(?!\s+(?:le|il|la|i|gli|lo|l'|quanto)\b)",
+           "3rd": "terz(?:o|a|i|e)", "last": "ultim(?:o|a|i|e)"},
+    "fr": {"1st": "premi(?:er|ère|ers|ères)|premièrement",
+           "2nd": "deuxième|deuxièmes|second|seconde|deuxièmement",
+           "3rd": "troisième|troisièmes|troisièmement", "last": "derni(?:er|ère|ers|ères)"},
+    "de": {"1st": "erst(?:e|er|es|en|em|ens)", "2nd": "zweit(?:e|er|es|en|em|ens)",
+           "3rd": "dritt(?:e|er|es|en|em|ens)", "last": "letzt(?:e|er|es|en|em)|zuletzt"},
+    "es": {"1st": "primer|primer(?:o|a|os|as)", "2nd": "segund(?:o|a|os|as)",
+           "3rd": "tercer|tercer(?:o|a|os|as)", "last": "últim(?:o|a|os|as)"},
+}
+_REGEX = {lang: [(str(value), re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE))
+                 for value, words in {**_WORDS.get(lang, {}), **_ORDINALS.get(lang, {})}.items()]
+          for lang in {*_WORDS, *_ORDINALS}}
 _DIGITS = re.compile(r"(?<![\w/])\d+(?:[.,]\d+)*(?![\w/])")
 _NAME = re.compile(r"(?<![\w-])[A-ZÀ-Þ][\w’'-]*[a-zß-ÿ][\w’'-]*")
 
@@ -51,11 +76,13 @@ def numbers(text: str, lang: str, skip=()) -> dict[str, tuple[int, int, bool]]:
 
     >>> sorted(numbers("La iniciativa tiene dos reglas y 3 pasos.", "es"))
     ['2', '3']
+    >>> sorted(numbers("Premièrement, la dernière salle.", "fr"))
+    ['1st', 'last']
     """
     found: dict[str, tuple[int, int, bool]] = {}
     hits = [(m.start(), m.end(), _digits(m.group(0)), True) for m in _DIGITS.finditer(text)]
     for value, regex in _REGEX.get(lang, []):
-        hits += [(m.start(), m.end(), str(value), False) for m in regex.finditer(text)]
+        hits += [(m.start(), m.end(), value, False) for m in regex.finditer(text)]
     for start, end, value, digit in sorted(hits):
         if not any(a <= start and end <= b for a, b in skip):
             found.setdefault(value, (start, end, digit))
@@ -72,31 +99,69 @@ def check(corpus: Corpus):
 
 def _member(corpus: Corpus, group, member: Member):
     others = group.others(member)
-    if len(others) >= 2:
-        yield from _numbers(corpus, member, others)
-        yield from _names(corpus, member, others)
+    if len(others) >= 2 or group.source is not None:
+        yield from _numbers(corpus, group.source, member, others)
+        yield from _names(corpus, group.source, member, others)
 
 
-def _numbers(corpus: Corpus, member: Member, others: list[Member]):
-    own = _cached(corpus, "numbers", member, lambda: numbers(
+def _values(corpus: Corpus, member: Member):
+    return _cached(corpus, "numbers", member, lambda: numbers(
         member.text, member.lang, _glossary_spans(corpus, member)))
-    theirs = [_cached(corpus, "numbers", o, lambda o=o: numbers(
-        o.text, o.lang, _glossary_spans(corpus, o))) for o in others]
-    for value, (start, end, digit) in own.items():
-        if not any(value in t for t in theirs):
-            said = sorted({v for t in theirs for v in t}, key=_order)
+
+
+def _numbers(corpus: Corpus, source: Member | None, member: Member, others: list[Member]):
+    own = _values(corpus, member)
+    theirs = [_values(corpus, o) for o in others]
+    said = _values(corpus, source) if source is not None else None
+    missing = [v for v in sorted({*(said or ()), *(v for t in theirs for v in t)} - set(own),
+                                 key=_order)
+               if expected(v in said if said is not None else None,
+                           sum(v in t for t in theirs), len(others))]
+    extra = {v: at for v, at in own.items()
+             if unexpected(v in said if said is not None else None,
+                           sum(v in t for t in theirs), len(others))}
+    replaced: set[str] = set()
+    for value in missing:
+        witness = source if said is not None else next(o for o, t in zip(others, theirs)
+                                                       if value in t)
+        at, _, digit = _values(corpus, witness)[value]
+        start, end = pairing(corpus, member, witness).where(at)
+        instead = [v for v, (a, _, _) in extra.items() if start <= a < end and v not in replaced]
+        who = f"the {witness.lang} {'source' if witness.is_source else 'translation'}"
+        if instead:
+            replaced.add(instead[0])
+            a, b, _ = own[instead[0]]
             yield member.finding(
-                "number-mismatch", "error" if digit else "warning",
-                f"“{member.text[start:end]}” ({value}) is in no other translation "
-                f"(they have: {', '.join(said) or 'no number'})", start, end)
-    for value in sorted({v for t in theirs for v in t} - set(own), key=_order):
-        holding = [t[value] for t in theirs if value in t]
-        if majority(len(holding), len(others)):
-            digit = any(h[2] for h in holding)
-            yield member.finding(
-                "number-mismatch", "error" if digit else "warning",
-                f"the other translations have the number {value}; this one does not",
-                0, len(member.text))
+                "number-mismatch", "error",
+                f"“{member.text[a:b]}” ({instead[0]}) where {who} has "
+                f"“{_said(corpus, witness, value)}” ({value})", a, b)
+            continue
+        yield member.finding(
+            "number-mismatch", "error" if digit else "warning",
+            f"no {value} in this sentence, where {who} has “{_said(corpus, witness, value)}”"
+            f"{_also(value, theirs)}", start, end)
+    for value, (start, end, digit) in extra.items():
+        if value in replaced:
+            continue
+        listed = sorted({*(said or ()), *(v for t in theirs for v in t)}, key=_order)
+        yield member.finding(
+            "number-mismatch", "error" if digit else "warning",
+            f"“{member.text[start:end]}” ({value}) is in neither the source nor the other "
+            f"translations (they have: {', '.join(listed) or 'no number'})"
+            if said is not None else
+            f"“{member.text[start:end]}” ({value}) is in no other translation "
+            f"(they have: {', '.join(listed) or 'no number'})", start, end)
+
+
+def _said(corpus: Corpus, member: Member, value: str) -> str:
+    """The words that say ``value`` in ``member``'s text."""
+    start, end, _ = _values(corpus, member)[value]
+    return member.text[start:end]
+
+
+def _also(value: str, theirs) -> str:
+    count = sum(value in t for t in theirs)
+    return f" ({count} of {len(theirs)} translations too)" if theirs else ""
 
 
 def _order(value: str):
@@ -118,17 +183,25 @@ def _cached(corpus: Corpus, kind: str, member: Member, compute):
     return corpus.cache[key]
 
 
-def _names(corpus: Corpus, member: Member, others: list[Member]):
+def _names(corpus: Corpus, source: Member | None, member: Member, others: list[Member]):
     sets = [_cached(corpus, "names", o, lambda o=o: _name_set(corpus, o)) for o in others]
-    candidates = sorted({n for s in sets for n in s})
+    said = _cached(corpus, "names", source, lambda: _name_set(corpus, source)) \
+        if source is not None else None
+    candidates = sorted({*(said or ()), *(n for s in sets for n in s)})
     for name in candidates:
         count = sum(name in s for s in sets)
-        if majority(count, len(others)) and name not in member.text:
-            where = ", ".join(o.lang for o, s in zip(others, sets) if name in s)
-            yield member.finding(
-                "name-mismatch", "warning",
-                f"“{name}” appears verbatim in the {where} translations but not here",
-                0, len(member.text))
+        if name in member.text or not expected(name in said if said is not None else None,
+                                                count, len(others)):
+            continue
+        witness = source if said is not None else next(o for o, s in zip(others, sets)
+                                                       if name in s)
+        start, end = pairing(corpus, member, witness).where(witness.text.index(name))
+        where = ", ".join(o.lang for o, s in zip(others, sets) if name in s)
+        who = " and ".join(([f"the {source.lang} source"] if said is not None else [])
+                           + ([f"the {where} translations"] if where else []))
+        yield member.finding(
+            "name-mismatch", "warning",
+            f"“{name}” is not in this sentence, where {who} keep it verbatim", start, end)
 
 
 def _name_set(corpus: Corpus, member: Member) -> set[str]:

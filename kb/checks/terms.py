@@ -9,6 +9,15 @@
 - ``term-variant`` (info): a term the glossary lists as an alternative, not the preferred one;
   the message counts how the rest of that language's corpus renders the concept, which shows
   a language using different terms for one concept across rulings.
+- ``term-synonym`` (warning): a word used instead of the glossary's term: a term the glossary
+  forbids for the concept (its ``forbidden`` data), anywhere; or, where the concept is
+  missing (:mod:`kb.checks.content`), words of the sentence that resemble the glossary's term
+  (a shared word or compound part of four letters or more, or a near spelling: "Befehlszone"
+  for "Kommandozone", "Undrcity" for "Undercity"). The message names the word found and the
+  term expected.
+- ``wrong-term`` (error): where the concept is missing, the sentence names another glossary
+  concept that the source (or the translation it is compared with) does not name at all:
+  another concept's term ("Exilzone" where the source says "command zone").
 """
 
 from __future__ import annotations
@@ -17,13 +26,19 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from kb.checks.findings import Corpus, Member, per_text, texts
+from kb.checks.findings import Corpus, Member, per_text, texts, unexpected
 
 CHECKS = {
     "english-term": "a concept's English term kept where the glossary has a translation",
     "name-translated": "a name the glossary keeps in English, translated",
     "term-variant": "a term other than the glossary's preferred one",
+    "term-synonym": "a synonym or forbidden term instead of the glossary's term",
+    "wrong-term": "another concept's term where the source or the others have this concept",
 }
+#: Words shared with a term that say nothing about it (a synonym must share a content word).
+_MIN_SHARED = 4
+#: How alike a word group must be to the glossary's term to be taken as a misspelling of it.
+_NEAR = 0.8
 
 
 def check(corpus: Corpus):
@@ -34,6 +49,7 @@ def check(corpus: Corpus):
 
 
 def _member(corpus: Corpus, group, member: Member, usage: Counter):
+    yield from forbidden(corpus, member)
     for match in corpus.matches(member):
         concept = corpus.concept(match.concept)
         finding = (_english(corpus, group.others(member), member, match, concept)
@@ -111,3 +127,93 @@ def _term_regex(term: str) -> re.Pattern:
     from kb.reference.glossary import compile_pattern
 
     return re.compile(compile_pattern(term), re.IGNORECASE)
+
+
+def forbidden(corpus: Corpus, member: Member, start: int = 0, end: int | None = None):
+    """``term-synonym`` findings for the glossary's forbidden terms in ``member``'s text (in
+    ``start:end``)."""
+    end = len(member.text) if end is None else end
+    for concept in corpus.glossary.concepts:
+        for pattern in concept.forbidden.get(member.lang, ()):
+            for m in _term_regex(pattern).finditer(member.text, start, end):
+                yield _synonym(member, concept, m.start(), m.end(), "a term the glossary "
+                               "forbids for this concept")
+
+
+def _synonym(member: Member, concept, start: int, end: int, why: str):
+    return member.finding(
+        "term-synonym", "warning",
+        f"“{member.text[start:end]}” where the glossary has “{concept.term(member.lang)}” "
+        f"({concept.id}): {why}", start, end)
+
+
+def replacement(corpus: Corpus, member: Member, witness: Member, others: list[Member],
+                concept_id: str, start: int, end: int):
+    """What stands in ``member``'s sentence ``start:end`` for the concept ``concept_id`` that
+    ``witness`` (the source, or one of the translations ``others``) names and the sentence
+    lacks: another concept's term that neither the source nor the other translations name
+    (``wrong-term``), a forbidden term or a word resembling the glossary's term
+    (``term-synonym``); or None."""
+    concept = corpus.concept(concept_id)
+    source = witness if witness.is_source else None
+    for match in corpus.matches(member):
+        if start <= match.start < end and unexpected(
+                _names(corpus, source, match.concept) if source else None,
+                sum(_names(corpus, o, match.concept) for o in others), len(others)):
+            said = next(m.surface for m in corpus.matches(witness) if m.concept == concept_id)
+            other = corpus.concept(match.concept)
+            return member.finding(
+                "wrong-term", "error",
+                f"“{match.surface}” ({other.id}) where the {_who(witness)} has “{said}” "
+                f"({concept_id}): expected “{concept.term(member.lang)}”",
+                match.start, match.end)
+    found = next(iter(forbidden(corpus, member, start, end)), None)
+    if found is not None:
+        return found
+    near = _near(member, corpus, concept, start, end)
+    if near is not None:
+        return _synonym(member, concept, *near, f"as the {_who(witness)} has it")
+    return None
+
+
+def _names(corpus: Corpus, member: Member, concept_id: str) -> bool:
+    return any(m.concept == concept_id for m in corpus.matches(member))
+
+
+def _who(witness: Member) -> str:
+    return f"{witness.lang} {'source' if witness.is_source else 'translation'}"
+
+
+def _near(member: Member, corpus: Corpus, concept, start: int, end: int):
+    """The word group of ``start:end`` most like one of the concept's terms in the member's
+    language (a shared long word or compound part, or a near spelling), outside other
+    glossary matches; (start, end) or None."""
+    from difflib import SequenceMatcher
+
+    taken = [(m.start, m.end) for m in corpus.matches(member)]
+    words = [w for w in member.words if start <= w.start() and w.end() <= end
+             and not any(a <= w.start() < b for a, b in taken)]
+    best, best_score = None, 0.0
+    for term in concept.terms.get(member.lang) or concept.terms["en"]:
+        size = len(term.split())
+        for i in range(len(words)):
+            for j in range(i, min(len(words), i + size + 1)):
+                a, b = words[i].start(), words[j].end()
+                if any(ch in ".,;:!?()«»“”„\"" for ch in member.text[a:b]):
+                    break
+                candidate = member.text[a:b]
+                score = SequenceMatcher(None, candidate.lower(), term.lower()).ratio()
+                if (score >= _NEAR or _shares_part(candidate, term)) and score > best_score:
+                    best, best_score = (a, b), score
+    return best
+
+
+def _shares_part(candidate: str, term: str) -> bool:
+    """A long word, or the head of a compound (its last letters), in both."""
+    a, b = candidate.lower(), term.lower()
+    if {w for w in a.split() if len(w) >= _MIN_SHARED} & {w for w in b.split()
+                                                          if len(w) >= _MIN_SHARED}:
+        return True
+    head = next((b[-k:] for k in range(min(len(a), len(b)), _MIN_SHARED - 1, -1)
+                 if a.endswith(b[-k:])), None)
+    return head is not None and " " not in head

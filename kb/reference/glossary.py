@@ -21,8 +21,8 @@ from pathlib import Path
 
 import yaml
 
-from kb.errors import KbError, Problem
 from kb.corpus.languages import UI_LANGUAGES
+from kb.errors import KbError, Problem
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary.yaml")
 _GAP = re.compile(r"~(\d+)")
@@ -49,6 +49,10 @@ class Concept:
     keep_english: bool = False
     contrast: str | None = None
     rule: str | None = None
+    #: Per language, terms a translation must not use for this concept (synonyms, calques,
+    #: superseded terms): the checks name them and the term expected; the term base exports
+    #: them as deprecated. Never matched as the concept.
+    forbidden: dict[str, list[str]] = field(default_factory=dict)
 
     def term(self, lang: str) -> str:
         """The preferred term in ``lang`` (English when the language has none)."""
@@ -250,7 +254,9 @@ def _concept(raw: dict) -> Concept:
     if missing:
         raise ValueError(f"{cid}: no term in {', '.join(missing)}")
     forms = {lang: [str(f) for f in values] for lang, values in (raw.get("forms") or {}).items()}
-    for pattern in (p for values in forms.values() for p in values):
+    forbidden = {lang: [str(f) for f in values]
+                 for lang, values in (raw.get("forbidden") or {}).items()}
+    for pattern in (p for values in (*forms.values(), *forbidden.values()) for p in values):
         re.compile(compile_pattern(pattern))
     return Concept(cid, terms, forms, bool(raw.get("keep_english", False)),
-                   raw.get("contrast"), raw.get("rule"))
+                   raw.get("contrast"), raw.get("rule"), forbidden)

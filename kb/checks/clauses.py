@@ -1,0 +1,125 @@
+"""Clauses that change what a ruling says: a negation lost or added, a condition missing.
+
+Each translation's sentences are aligned with those of its source (the English original) and
+of the other translations (:mod:`kb.checks.sentences`); in each aligned pair of sentences the
+negations and the conditions are counted with the words of :mod:`kb.checks.lexicon` (per
+language, in ``words.toml``). A translation's sentence with fewer of them than the source's
+(seconded by at least half of the other translations), or, without a source, than the other
+translations agree on (:func:`kb.checks.findings.expected`), has lost one; with more, it has
+added one.
+
+- ``negation`` (error): a negation lost ("vous pouvez" for "vous ne pouvez pas") or added:
+  the ruling says the opposite. The excerpt is the sentence (lost) or the negating word
+  (added).
+- ``condition``: a sentence without a condition where the others have one (error: the ruling
+  now applies always), or with one where they have none (info: often a "when" said as "if").
+  Conditions are compared by presence, not count: "if A or if B" is "wenn A oder B" in
+  German.
+"""
+
+from __future__ import annotations
+
+from kb.checks.findings import Corpus, Member, expected, per_text
+from kb.checks.lexicon import occurrences
+from kb.checks.sentences import pairing
+
+CHECKS = {
+    "negation": "a negation lost or added against the source or the other translations",
+    "condition": "a condition or clause missing (or added) against the source or the others",
+}
+_WHAT = {"negations": ("negation", "a negation"), "conditions": ("condition", "a condition")}
+
+
+def check(corpus: Corpus):
+    return per_text(corpus, lambda group, member: _member(corpus, group, member))
+
+
+def _member(corpus: Corpus, group, member: Member):
+    others = group.others(member)
+    source = group.source
+    if source is None and len(others) < 2:
+        return
+    for kind in _WHAT:
+        yield from _compare(corpus, kind, member, source, others)
+
+
+def _counts(text: str, lang: str, kind: str, spans, indexes) -> tuple[int, list]:
+    """How many ``kind`` words the sentences ``indexes`` of ``text`` hold, and where."""
+    found = [(a, b) for a, b in occurrences(text, lang, kind)
+             if any(spans[i][0] <= a < spans[i][1] for i in indexes)]
+    return len(found), found
+
+
+def _compare(corpus: Corpus, kind: str, member: Member, source: Member | None,
+             others: list[Member]):
+    witnesses = ([source] if source is not None else []) + others
+    pairs = [pairing(corpus, member, w) for w in witnesses]
+    reported: set[tuple[int, int]] = set()
+    for i in range(len(pairs[0].mine.spans)):
+        # Per witness: (my count, theirs, their words) over the bead my sentence i is in.
+        seen = []
+        for witness, pair in zip(witnesses, pairs):
+            bead = pair.bead_of(i)
+            if bead is None or not bead.theirs:
+                seen.append(None)
+                continue
+            mine, at = _counts(member.text, member.lang, kind, pair.mine.spans, bead.mine)
+            theirs, words = _counts(witness.text, witness.lang, kind, pair.theirs.spans,
+                                    bead.theirs)
+            seen.append((mine, theirs, words, pair.span(bead.mine), at, witness))
+        from_source = seen[0] if source is not None else None
+        rest = [s for s in (seen[1:] if source is not None else seen) if s is not None]
+        if source is not None and from_source is None:
+            continue  # the source has no counterpart of this sentence: sentence-count says so
+        for fewer in (True, False):
+            if not expected(_differs(from_source, fewer, kind) if source is not None else None,
+                            sum(_differs(s, fewer, kind) for s in rest), len(rest)):
+                continue
+            seen_here = from_source or _agreed(rest, fewer, kind)
+            if seen_here[3] in reported:
+                continue
+            reported.add(seen_here[3])
+            agree = sum(_differs(s, fewer, kind) for s in rest)
+            yield _finding(kind, fewer, member, seen_here, agree, len(rest))
+
+
+def _differs(seen, fewer: bool, kind: str) -> bool:
+    """Whether the witness's sentence has more (``fewer``: mine has fewer) or fewer."""
+    if seen is None:
+        return False
+    mine, theirs = seen[0], seen[1]
+    if kind == "conditions":  # by presence
+        mine, theirs = min(mine, 1), min(theirs, 1)
+    return theirs > mine if fewer else theirs < mine
+
+
+def _agreed(rest, fewer: bool, kind: str):
+    return next(s for s in rest if _differs(s, fewer, kind))
+
+
+def _finding(kind: str, fewer: bool, member: Member, seen, agree: int, total: int):
+    """The finding for my sentence(s) ``seen[3]`` against the witness ``seen[5]``, ``agree``
+    of the ``total`` other translations seconding it.
+
+    Against a source, a count that differs is an error. Without one, the translations may
+    each negate their own way ("diverso da" for "qui n'est pas"): only a sentence left with
+    no negation at all is an error, fewer is a warning."""
+    check, what = _WHAT[kind]
+    mine, theirs, words, span, at, witness = seen
+    more_or_fewer = "more" if fewer else "fewer"
+    who = (f"the {witness.lang} source has {theirs}" if witness.is_source else
+           f"{agree} of the {total} other translations have {more_or_fewer} (the "
+           f"{witness.lang} one: {theirs})")
+    if fewer:
+        said = "”, “".join(witness.text[a:b] for a, b in words)
+        severity = "error" if witness.is_source or mine == 0 else "warning"
+        return member.finding(
+            check, severity, f"{what} missing: this sentence has {mine} where {who}: "
+                             f"expected as “{said}”", *span)
+    added = "”, “".join(member.text[a:b] for a, b in at)
+    start, end = at[-1] if mine - theirs == 1 and len(at) == 1 else span
+    severity = "info" if kind == "conditions" else (
+        "error" if witness.is_source or theirs == 0 else "warning")
+    return member.finding(
+        check, severity, f"{what} added: this sentence has {mine} (“{added}”) where {who}",
+        start, end)
