@@ -223,8 +223,9 @@ def _search_index(db, order: list[str], loaded: dict[str, list[dict]], out: Path
         return [search_index.document(members[d], pages_of[group_of[d]]
                                       + pages.anchor_of(members[d])) for d in numbers]
 
+    facts = search_index.group_facts(db, list(documents.groups))  # rules and dates: filters
     figures = search_index.write_index(out, documents.parts, group_of, texts, chunk,
-                                       files.write, keep)
+                                       files.write, keep, facts)
     search_state.save(out.parent.parent, texts, documents)
     return {**figures, "search_linked": files.linked}, files
 

@@ -17,29 +17,12 @@ from site_helpers import CORPUS, build_site
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    """The seed corpus's site, its search index written with the groups' rules and dates.
-
-    kb/site/build.py passes no :class:`search_index.Facts` yet; until it does, the build's
-    call to :func:`search_index.write_index` gets them here, read from the store it builds."""
-    real = search_index.write_index
-
-    def with_facts(out, parts, group_of, texts, chunk, write, keep=None, facts=None):
-        if facts is None:
-            from kb.store import open_existing
-
-            db = open_existing(Path(out).parent.parent / "rulings.db")
-            groups = sorted(g for (g,) in db.execute("SELECT id FROM groups"))
-            assert len(groups) >= max(group_of) + 1
-            facts = search_index.group_facts(db, groups)
-        return real(out, parts, group_of, texts, chunk, write, keep, facts)
-
-    base = tmp_path_factory.mktemp("search-site")
+    """The seed corpus's site, as `kb build` writes it (rules and dates in its search index)."""
     import shutil
 
+    base = tmp_path_factory.mktemp("search-site")
     shutil.copytree(CORPUS, base / "rulings")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(search_index, "write_index", with_facts)
-        return build_site(base / "rulings", base / "_build")
+    return build_site(base / "rulings", base / "_build")
 
 
 def page_of(site: Path, lang: str, position: int) -> str:
