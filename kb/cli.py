@@ -241,21 +241,9 @@ def links(unlinked, fmt, db_path):
 
     from kb import link, store
 
-    db = store.open_existing(db_path)
-    if unlinked:
-        rows = [{"group": g["id"], "reason": g["reason"], "concepts": g["concepts"]}
-                for g in link.unlinked(db)]
-        lines = [f"{row['group']}  {row['reason']}" for row in rows]
-    else:
-        rows = [{"group": group, "links": [{k: v for k, v in found.items() if k != "evidence"}
-                                           for found in linked]}
-                for group, linked in sorted(link.links(db).items())]
-        lines = [f"{row['group']}  {found['rule']}  {found['score']:.2f}  "
-                 f"{', '.join(found['concepts'])}" for row in rows for found in row["links"]]
-    if fmt == "json":
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-    else:
-        click.echo("\n".join(lines) or ("no unlinked groups" if unlinked else "no links"))
+    rows = link.listing(store.open_existing(db_path), unlinked)
+    click.echo(json.dumps(rows, ensure_ascii=False, indent=2) if fmt == "json"
+               else link.listing_text(rows, unlinked))
 
 
 @cli.command()

@@ -163,6 +163,27 @@ def links(db: sqlite_utils.Database, ids: list[str] | None = None) -> dict[str, 
     return out
 
 
+def listing(db: sqlite_utils.Database, unlinked_only: bool = False) -> list[dict]:
+    """What ``kb links`` lists: [{group, links: [{rule, number_then, score, concepts, words}]}]
+    by group id, or (``unlinked_only``) [{group, reason, concepts}] of the unlinked groups."""
+    if unlinked_only:
+        return [{"group": g["id"], "reason": g["reason"], "concepts": g["concepts"]}
+                for g in unlinked(db)]
+    return [{"group": group, "links": [{k: v for k, v in found.items() if k != "evidence"}
+                                       for found in linked]}
+            for group, linked in sorted(links(db).items())]
+
+
+def listing_text(rows: list[dict], unlinked_only: bool = False) -> str:
+    """:func:`listing`'s rows as lines: group, rule, score, concepts (or group and reason)."""
+    if unlinked_only:
+        lines = [f"{row['group']}  {row['reason']}" for row in rows]
+    else:
+        lines = [f"{row['group']}  {found['rule']}  {found['score']:.2f}  "
+                 f"{', '.join(found['concepts'])}" for row in rows for found in row["links"]]
+    return "\n".join(lines) or ("no unlinked groups" if unlinked_only else "no links")
+
+
 def unlinked(db: sqlite_utils.Database, table: EvidenceTable | None = None) -> list[dict]:
     """Groups without any rule, each {id, reason, why, concepts}: the reason in English and
     as :func:`kb.link.reasons.explain` gives it, and what the group mentions (by share of its
