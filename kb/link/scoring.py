@@ -18,13 +18,15 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    at least one of its own concepts that at most :data:`FEW` carried rules name: generic
    words ("ability", "the stack") add strength but never make a link alone.
 3. **Score**: the share of the rule's whole weighted evidence the group's votes cover (0 to 1).
-4. **Dominance.** A candidate is dropped when another candidate's mentioned concepts strictly
-   contain its own: the group is then explained by the other rule (a ruling that restates
-   726.4 also mentions the concepts of 800.4k, which says less). Of candidates with the same
-   mentioned concepts, one that lacks some of its distinctive concepts gives way to one that
-   lacks none: rules that say one thing twice are linked together (309.6 and 704.5t; 309.5a
-   and 701.49b), while a ruling on starting a dungeon links 701.49a and not 309.5b, whose
-   removal from the game it never mentions.
+4. **Dominance.** A candidate is dropped when another candidate explains all it explains and
+   more: the other's mentioned concepts strictly contain its own (a ruling that restates
+   726.4 also names what 800.4k names), or it names beyond the other only generic concepts
+   while the other's score is higher (a ruling on room abilities names the stack, which 309.6
+   names and 309.4c does not). Of candidates with the same mentioned concepts, one that lacks
+   some of its distinctive concepts gives way to one that lacks none: rules that say one
+   thing twice are linked together (309.6 and 704.5t; 309.5a and 701.49b), while a ruling on
+   starting a dungeon links 701.49a and not 309.5b, whose removal from the game it never
+   mentions.
 
 Links are ordered most specific first: the rules the group restates (score at least one half)
 before those it touches, each part by rule number. Ordering by raw score would make a group's
@@ -65,6 +67,8 @@ class RuleLink:
     strength: float
     #: The rule's distinctive concepts the group does not mention.
     missing: tuple[str, ...] = ()
+    #: The rule's distinctive concepts the group mentions.
+    distinctive: tuple[str, ...] = ()
 
     @property
     def restates(self) -> bool:
@@ -144,7 +148,8 @@ def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLin
         score = sum(votes.get(c, 0.0) * weight[c] for c in evidence.concepts) / total
         out.append(RuleLink(rule, tuple(sorted(evidence.concepts & mentioned)),
                             round(score, 4), round(strength, 4),
-                            tuple(sorted(distinctive - mentioned))))
+                            tuple(sorted(distinctive - mentioned)),
+                            tuple(sorted(distinctive & mentioned))))
     return out
 
 
@@ -167,7 +172,12 @@ def rules_for(found: Mapping[str, float] | Iterable[str], carried: set[str] | No
 def _dominates(other: RuleLink, link: RuleLink) -> bool:
     """Whether ``other`` explains all that ``link`` does and more (see the module's doc)."""
     mine, theirs = set(link.concepts), set(other.concepts)
-    return mine < theirs or (mine == theirs and bool(link.missing) and not other.missing)
+    if mine <= theirs:
+        return mine < theirs or (bool(link.missing) and not other.missing)
+    if theirs < mine:  # the other says less: it never drops this one (309.7 and 701.49c)
+        return False
+    # What it names beyond the other is generic, and the other explains the group better.
+    return not (mine - theirs) & set(link.distinctive) and other.score > link.score + 1e-6
 
 
 def number_key(rule: str) -> tuple:
