@@ -115,7 +115,7 @@ def search(query, db_path, lang, limit, fmt):
 
 @cli.group()
 def export():
-    """Export the store to standard output (json; tmx and tbx for CAT tools)."""
+    """Export the store to standard output (json; tmx, tbx and xliff for CAT tools)."""
 
 
 @export.command("json")
@@ -130,24 +130,49 @@ def export_json(db_path):
 
 @export.command("tmx")
 @DB_OPTION
-def export_tmx(db_path):
-    """The aligned rulings as TMX 1.4b: one <tu> per group, one <tuv> per language."""
+@click.option("--pair", metavar="SRC-TGT", help="Only this language pair, e.g. en-fr.")
+@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write one file per language pair here instead (rulings.en-fr.tmx, ...).")
+def export_tmx(db_path, pair, out_dir):
+    """The aligned rulings as TMX 1.4b: one <tu> per group, one <tuv> per language.
+
+    srclang is the English original's language when the corpus has originals (else *all*).
+    """
     from kb import store
     from kb.export import tmx
 
-    click.echo(tmx.to_tmx(store.open_existing(db_path)), nl=False)
+    db = store.open_existing(db_path)
+    pairs = [tmx.parse_pair(pair)] if pair else None
+    if out_dir:
+        for path in tmx.write_pairs(db, out_dir, pairs):
+            click.echo(str(path), err=True)
+        return
+    click.echo(tmx.to_tmx(db, pairs[0] if pairs else None), nl=False)
 
 
 @export.command("tbx")
 @DB_OPTION
-def export_tbx(db_path):
-    """The glossary as TBX: one <termEntry> per concept, one <langSet> per language.
+@click.option("--martif", is_flag=True, help="TBX v2 (MARTIF) instead of TBX-Basic (v3).")
+def export_tbx(db_path, martif):
+    """The glossary as TBX-Basic: preferred, admitted and deprecated terms per language.
 
     The glossary ships with the package, so --db is accepted for symmetry but not read.
     """
     from kb.export import tbx
 
-    click.echo(tbx.to_tbx(), nl=False)
+    click.echo(tbx.to_tbx(martif=martif), nl=False)
+
+
+@export.command("xliff")
+@DB_OPTION
+@click.option("--source", "source_lang", default="en", show_default=True)
+@click.option("--target", "target_lang", required=True, help="e.g. fr")
+def export_xliff(db_path, source_lang, target_lang):
+    """One language pair as XLIFF 2.0: a unit per ruling in the source language."""
+    from kb import store
+    from kb.export import xliff
+
+    click.echo(xliff.to_xliff(store.open_existing(db_path), source_lang, target_lang), nl=False)
 
 
 @cli.command()
@@ -177,32 +202,67 @@ def examples(ctx, ids, db_path, lang):
         sys.exit(1)
 
 
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
 @cli.command()
+@click.argument("corpus", nargs=-1, type=click.Path(path_type=str))
 @DB_OPTION
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
-@click.option("--suppressions", "suppressions_path", multiple=True,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]),
+              default="text", show_default=True)
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="error",
+              show_default=True, help="Exit 1 when a new finding is at least this severe.")
+@click.option("--suppressions", "suppressions_path", multiple=True, type=_FILE,
               help="Accepted findings (default: suppressions.toml next to the corpus files "
                    "the store was built from).")
-def check(db_path, fmt, suppressions_path):
-    """Translator checks on the aligned rulings; exit 1 when any finding is an error.
+@click.option("--checklist", "checklist_path", multiple=True, type=_FILE,
+              help="The team's own rules (default: checklist.toml next to the corpus files).")
+@click.option("--baseline", "baseline_path", type=_FILE,
+              help="Known findings (from --write-baseline): only new findings count.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the current findings to this file as the baseline; exit 0.")
+def check(corpus, db_path, fmt, fail_on, suppressions_path, checklist_path, baseline_path,
+          write_baseline):
+    """Translator checks on the aligned rulings; exit 1 when a finding is an error.
 
-    Text output groups findings by ruling; JSON is {"findings": [{check, severity, lang,
-    group, card, message, excerpt, start, end, ...}], "accepted": [...]}. Findings accepted in
-    a suppressions file do not count for the exit status.
+    With CORPUS (files or folders), the store in --db's folder is built from it first (only
+    what changed); without, a store older than its corpus files is refused (exit 2). JSON is
+    {"findings": [{id, check, severity, lang, group, card, message, excerpt, start, end,
+    line, column, ...}], "accepted": [...], "baselined": [...]}; sarif is SARIF 2.1.0; github
+    prints workflow annotations.
     """
-    from kb import store
-    from kb.checks import formats, run, suppressions
+    from kb.checks import command
 
-    db = store.open_existing(db_path)
-    files = list(suppressions_path) or suppressions.for_store(db)
-    report = run.run_checks(db, [s for path in files for s in suppressions.load(path)])
+    if corpus:
+        from kb.pipeline.build import build as run_build
+
+        run_build(list(corpus), command.build_folder(db_path), None, reuse=True)
+    done = command.check(db_path, fmt, fail_on, suppressions_path, checklist_path,
+                         baseline_path, write_baseline, color=sys.stdout.isatty())
+    click.echo(done.output, nl=False)
+    if done.note:
+        click.echo(done.note, err=True)
+    sys.exit(done.status)
+
+
+@cli.command()
+@DB_OPTION
+@click.option("--since", metavar="YYYY-MM-DD", help="Rulings dated on or after this day.")
+@click.option("--since-store", type=_FILE, help="An earlier build's rulings.db to compare with.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def changes(db_path, since, since_store, fmt):
+    """Rulings new, edited or removed per language, and translations older than their source."""
+    from kb import store
+    from kb.checks import changes as changes_module
+
+    report = changes_module.changes(store.open_existing(db_path), since, since_store)
     if fmt == "json":
-        click.echo(formats.format_json(report), nl=False)
+        import json
+
+        click.echo(json.dumps(report, ensure_ascii=False, indent=2))
     else:
-        click.echo(formats.format_text(report, color=sys.stdout.isatty()), nl=False)
-    sys.exit(report.exit_status)
+        click.echo(changes_module.format_text(report), nl=False)
 
 
 @cli.command()

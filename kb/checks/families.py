@@ -5,9 +5,19 @@ yielding :class:`kb.checks.findings.Finding`. Check ids are stable: suppressions
 the site refer to them.
 """
 
-from kb.checks import clauses, content, coverage, dates, fragments, numbers, punctuation, terms
+from kb.checks import (
+    checklist,
+    clauses,
+    content,
+    coverage,
+    dates,
+    fragments,
+    numbers,
+    punctuation,
+    terms,
+)
 
-FAMILIES = (fragments, content, terms, numbers, clauses, dates, punctuation, coverage)
+FAMILIES = (fragments, content, terms, numbers, clauses, dates, punctuation, coverage, checklist)
 
 #: Every check id -> one line saying what it looks for.
 CHECKS: dict[str, str] = {cid: what for family in FAMILIES for cid, what in family.CHECKS.items()}

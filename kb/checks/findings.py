@@ -17,6 +17,8 @@ check costs what the distinct texts cost, not what the members do.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -50,6 +52,14 @@ class Finding:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    @property
+    def id(self) -> str:
+        """A digest of what the finding says and where: the same finding keeps its id from
+        build to build (the ``findings`` table's key, ``id`` in every output format)."""
+        key = json.dumps([self.check, self.ruling, self.group, self.lang, self.start, self.end,
+                          self.message], ensure_ascii=False)
+        return hashlib.sha1(key.encode()).hexdigest()[:16]
 
     def moved(self, member: Member) -> Finding:
         """The same finding in ``member``, a copy of this finding's text (same language)."""
@@ -132,6 +142,8 @@ class Corpus:
     #: ``groups`` are only part of the corpus (an incremental build's changed groups).
     totals: dict = field(default_factory=dict, repr=False)
     partial: bool = False  # groups are part of the corpus: corpus-level scans are skipped
+    #: The team's own rules (:class:`kb.checks.checklist.Rule`), from ``checklist.toml``.
+    checklist: list = field(default_factory=list)
 
     def total(self, name: str, compute):
         """The corpus-wide count ``name`` (given, or computed over these groups)."""

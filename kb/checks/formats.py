@@ -1,8 +1,12 @@
-"""What ``kb check`` prints: a report as text for a terminal, or as JSON for scripts.
+"""What ``kb check`` prints: text for a terminal, JSON for scripts, SARIF for code-scanning
+tools and editors, GitHub workflow commands for annotations on a pull request.
 
-JSON: ``{"findings": [...], "accepted": [...]}``, each finding with the keys of
-:meth:`kb.checks.findings.Finding.to_dict` (an accepted one also its ``reason``). A new output
-format is one more function here taking a :class:`kb.checks.run.Report`.
+JSON: ``{"findings": [...], "accepted": [...], "baselined": [...]}``, each finding with the
+keys of :meth:`kb.checks.findings.Finding.to_dict` plus its stable ``id``, ``fingerprint``
+(:mod:`kb.checks.baseline`) and place (``line``, ``column``, ``end_line``, ``end_column``:
+1-based, in characters, in the ruling's file); an accepted one also its ``reason``. SARIF
+2.1.0 and GitHub annotations are in :mod:`kb.checks.sarif`. A new output format is one more
+function taking a :class:`kb.checks.run.Report`.
 """
 
 from __future__ import annotations
@@ -11,13 +15,37 @@ import json
 
 import click
 
+from kb.checks import baseline
 from kb.checks.findings import Finding
 from kb.checks.run import Report
 
 
+def place(finding: Finding, text: str | None) -> dict:
+    """Where the finding is in its file: 1-based line and column of its first and last
+    character (the column in characters, as SARIF's ``unicodeCodePoints``); empty when the
+    finding has no ruling or its file is not known."""
+    path = baseline.file_of(finding)
+    first = finding.source[len(path) + 1:]
+    if not finding.ruling or not first.isdigit() or text is None:
+        return {}
+    def at(offset: int) -> tuple[int, int]:
+        before = text[:offset]
+        return int(first) + before.count("\n"), offset - (before.rfind("\n") + 1) + 1
+    line, column = at(finding.start)
+    end_line, end_column = at(max(finding.start, finding.end))
+    return {"line": line, "column": column, "end_line": end_line, "end_column": end_column}
+
+
+def as_dict(finding: Finding, report: Report) -> dict:
+    """A finding as the JSON lists it: its fields, id, fingerprint and place."""
+    return {**finding.to_dict(), "id": finding.id, "fingerprint": baseline.fingerprint(finding),
+            **place(finding, report.texts.get(finding.ruling))}
+
+
 def format_json(report: Report) -> str:
-    data = {"findings": [f.to_dict() for f in report.findings],
-            "accepted": [dict(f.to_dict(), reason=s.reason) for f, s in report.accepted]}
+    data = {"findings": [as_dict(f, report) for f in report.findings],
+            "accepted": [dict(as_dict(f, report), reason=s.reason) for f, s in report.accepted],
+            "baselined": [as_dict(f, report) for f in report.baselined]}
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -43,6 +71,8 @@ def format_text(report: Report, color: bool = False) -> str:
                f"{counts['info']} info")
     if report.accepted:
         summary += f"; {len(report.accepted)} accepted by suppressions"
+    if report.baselined:
+        summary += f"; {len(report.baselined)} in the baseline"
     lines += ([""] if lines else []) + [summary]
     return "\n".join(lines) + "\n"
 

@@ -22,19 +22,35 @@ from kb.checks.suppressions import Suppression
 class Report:
     findings: list[Finding] = field(default_factory=list)
     accepted: list[tuple[Finding, Suppression]] = field(default_factory=list)
+    #: Findings a baseline already lists (:mod:`kb.checks.baseline`): known, not counted.
+    baselined: list[Finding] = field(default_factory=list)
+    #: {ruling id: its text}: where a finding's offsets are, as lines and columns.
+    texts: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def exit_status(self) -> int:
         """1 when any finding that was not accepted is an error, else 0."""
-        return int(any(f.severity == "error" for f in self.findings))
+        return self.status("error")
+
+    def status(self, fail_on: str = "error") -> int:
+        """1 when any finding (not accepted, not in the baseline) is at least as severe as
+        ``fail_on`` (error, warning or info), else 0."""
+        worst = SEVERITIES.index(fail_on)
+        return int(any(SEVERITIES.index(f.severity) <= worst for f in self.findings))
 
     def counts(self) -> dict[str, int]:
         return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
 
 
-def run_checks(db: sqlite_utils.Database, accepted: list[Suppression] = ()) -> Report:
-    """Check every aligned ruling in the store; ``accepted`` are suppressions to apply."""
-    return check_corpus(load_corpus(db), accepted)
+def run_checks(db: sqlite_utils.Database, accepted: list[Suppression] = (),
+               checklist: list = ()) -> Report:
+    """Check every aligned ruling in the store; ``accepted`` are suppressions to apply,
+    ``checklist`` the team's own rules (:mod:`kb.checks.checklist`)."""
+    corpus = load_corpus(db)
+    corpus.checklist = list(checklist)
+    report = check_corpus(corpus, accepted)
+    report.texts = {m.id: m.text for m in corpus.members}
+    return report
 
 
 def check_corpus(corpus: Corpus, accepted: list[Suppression] = ()) -> Report:

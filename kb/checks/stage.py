@@ -9,7 +9,7 @@ as such (breaking spaces in French, alternative glossary terms).
 
 from __future__ import annotations
 
-from kb.checks import suppressions, update
+from kb.checks import checklist, suppressions, update
 from kb.checks.load import load_corpus
 from kb.checks.run import check_corpus
 from kb.checks.table import store_report
@@ -24,10 +24,13 @@ def build_stage(ctx) -> None:
     """
     files = suppressions.discover(ctx.corpus)
     accepted = [s for path in files for s in suppressions.load(path)]
+    rules = [r for path in suppressions.discover(ctx.corpus, checklist.FILE_NAME)
+             for r in checklist.load(path)]
     changed = ctx.changed_groups
-    if changed is not None and update.update(ctx, accepted, changed):
+    if changed is not None and update.update(ctx, accepted, changed, rules):
         return
     corpus = load_corpus(ctx.db)
+    corpus.checklist = rules
     report = check_corpus(corpus, accepted)
     store_report(ctx.db, report)
     update.store_state(ctx.db, corpus, accepted)

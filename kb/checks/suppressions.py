@@ -93,8 +93,9 @@ def _problem(raw) -> str | None:
     return None
 
 
-def discover(paths) -> list[Path]:
-    """Suppressions files next to the given corpus files, or in a folder above them."""
+def discover(paths, name: str = FILE_NAME) -> list[Path]:
+    """Suppressions files (or other files called ``name``) next to the given corpus files, or
+    in a folder above them."""
     # A corpus is 10,000 files in a few folders: each folder is resolved once.
     named = dict.fromkeys(str(raw) if os.path.isdir(raw) else os.path.dirname(str(raw)) or "."
                           for raw in paths)
@@ -102,16 +103,28 @@ def discover(paths) -> list[Path]:
     found = []
     for folder in dict.fromkeys(folders):
         for candidate in (folder, *folder.parents)[:2]:
-            if (candidate / FILE_NAME).is_file():
-                found.append(candidate / FILE_NAME)
+            if (candidate / name).is_file():
+                found.append(candidate / name)
                 break
     return list(dict.fromkeys(found))
 
 
-def for_store(db) -> list[Path]:
-    """Suppressions files next to the sources this store (a ``sqlite_utils.Database``) was
-    built from, if they still exist: what ``kb check`` applies unless told which files."""
+def for_store(db, name: str = FILE_NAME) -> list[Path]:
+    """Suppressions files (or other files called ``name``) next to the sources this store (a
+    ``sqlite_utils.Database``) was built from, if they still exist: what ``kb check`` applies
+    unless told which files."""
     if "sources" not in db.table_names():
         return []
     paths = [Path(row["path"]) for row in db["sources"].rows]
-    return discover([p for p in paths if p.exists()])
+    return discover([p for p in paths if p.exists()], name)
+
+
+#: The files beside the corpus that decide the checks' findings: suppressions and the team's
+#: checklist (kb.checks.checklist.FILE_NAME).
+SETTINGS_FILES = (FILE_NAME, "checklist.toml")
+
+
+def settings_files(paths) -> list[Path]:
+    """The suppressions and checklist files next to the corpus files ``paths``: a build whose
+    files changed is built again."""
+    return [path for name in SETTINGS_FILES for path in discover(paths, name)]

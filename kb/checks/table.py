@@ -9,9 +9,6 @@ fields, and ``accepted`` (the suppression's reason, or NULL).
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 import sqlite_utils
 
 from kb import store
@@ -38,10 +35,7 @@ def store_report(db: sqlite_utils.Database, report: Report) -> None:
 
 def row(finding: Finding, reason: str | None) -> dict:
     """The table row of ``finding``; ``reason``: the suppression's that accepts it, or None."""
-    values = finding.to_dict()
-    key = json.dumps([values[k] for k in ("check", "ruling", "group", "lang", "start", "end",
-                                          "message")], ensure_ascii=False)
-    return {"id": hashlib.sha1(key.encode()).hexdigest()[:16], **values, "accepted": reason}
+    return {"id": finding.id, **finding.to_dict(), "accepted": reason}
 
 
 def findings(db: sqlite_utils.Database, accepted: bool = False) -> list[dict]:

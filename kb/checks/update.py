@@ -25,7 +25,7 @@ from pathlib import Path
 import sqlite_utils
 
 from kb import align, store
-from kb.checks import coverage, fragments, punctuation, terms
+from kb.checks import checklist, coverage, fragments, punctuation, terms
 from kb.checks.families import FAMILIES
 from kb.checks.findings import Corpus, Finding
 from kb.checks.load import aligned_groups, member_of_row
@@ -52,7 +52,7 @@ def store_state(db: sqlite_utils.Database, corpus: Corpus, accepted) -> None:
         if name != "term-usage" or corpus.glossary is not None:
             corpus.total(name, lambda count=count: count(corpus, corpus.members))
     corpus.total("languages", lambda: sorted(corpus.languages))
-    _write_state(db, corpus.totals, accepted)
+    _write_state(db, corpus.totals, accepted, corpus.checklist)
 
 
 def save_frequencies(folder: Path) -> None:
@@ -72,20 +72,22 @@ def load_frequencies(folder: Path) -> None:
         fragments.FREQUENCIES.setdefault((word, lang), value)
 
 
-def _write_state(db, totals: dict, accepted) -> None:
+def _write_state(db, totals: dict, accepted, rules) -> None:
     rows = [{"name": name, "value": json.dumps(
         value if name == "languages" else sorted([list(k), n] for k, n in value.items() if n > 0),
         ensure_ascii=False)} for name, value in totals.items()]
-    rows.append({"name": "suppressions", "value": _suppression_key(accepted)})
+    rows.append({"name": "suppressions", "value": _suppression_key(accepted, rules)})
     with db.conn:
         db.execute(f"DROP TABLE IF EXISTS {STATE}")
         schema.create(db, STATE)
         db[STATE].insert_all(rows, pk="name")
 
 
-def _suppression_key(accepted) -> str:
+def _suppression_key(accepted, rules=()) -> str:
+    """A digest of the suppressions and the team's checklist rules: what decides findings
+    besides the corpus."""
     raw = json.dumps([[s.check, s.reason, s.lang, s.card, s.group, s.excerpt, s.where]
-                      for s in accepted], ensure_ascii=False)
+                      for s in accepted] + checklist.digest(list(rules)), ensure_ascii=False)
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -114,13 +116,14 @@ def effective(totals: dict, glossary) -> list:
             sorted((k, n) for k, n in usage.items() if k[:2] in variant and n > 0)]
 
 
-def update(ctx, accepted, changed_groups: set[str]) -> bool:
-    """Check the changed groups again; False (nothing written) when it cannot be exact."""
+def update(ctx, accepted, changed_groups: set[str], rules=()) -> bool:
+    """Check the changed groups again; False (nothing written) when it cannot be exact.
+    ``rules``: the team's checklist (:mod:`kb.checks.checklist`)."""
     db = ctx.db
     state = _read_state(db)
     previous = ctx.previous
     if (state is None or TABLE not in db.table_names() or previous is None
-            or state["suppressions"] != _suppression_key(accepted)):
+            or state["suppressions"] != _suppression_key(accepted, rules)):
         return False
     sources = sorted(ctx.changed_sources or ())
     glossary = load_glossary()
@@ -142,8 +145,8 @@ def update(ctx, accepted, changed_groups: set[str]) -> bool:
     ids = sorted(changed_groups)
     cards = {(m.lang, m.card) for m in old_members + new_members}
     cards |= _moved_cards(db, previous / "rulings.db", _twice_cards(db) - cards)
-    _check_groups(db, ids, glossary, totals, accepted, cards)
-    _write_state(db, totals, accepted)
+    _check_groups(db, ids, glossary, totals, accepted, cards, rules)
+    _write_state(db, totals, accepted, rules)
     save_frequencies(ctx.work)
     return True
 
@@ -173,9 +176,10 @@ def _moved_cards(db, previous: Path, cards: set[tuple[str, str]]) -> set[tuple[s
 
 
 def _check_groups(db, ids: list[str], glossary, totals: dict, accepted,
-                  cards: set[tuple[str, str]]) -> None:
+                  cards: set[tuple[str, str]], rules=()) -> None:
     groups = aligned_groups(db, ids)
-    corpus = Corpus(groups=groups, glossary=glossary, totals=dict(totals), partial=True)
+    corpus = Corpus(groups=groups, glossary=glossary, totals=dict(totals), partial=True,
+                    checklist=list(rules))
     found = [f for family in FAMILIES for f in family.check(corpus)]
     # Texts entered twice: over the cards whose rulings or their groups changed.
     found += list(coverage.twice(members_of_cards(db, cards)))

@@ -1,4 +1,5 @@
-"""What the TMX and TBX writers share: text XML can hold, ``xml:lang``, the document's bytes.
+"""What the XML writers (TMX, TBX, XLIFF) share: text XML can hold, ``xml:lang``, the
+document's bytes.
 
 Text the XML 1.0 character set cannot hold (control characters) cannot be written verbatim;
 such a text is a KbError naming the ruling, never silently changed.
@@ -25,8 +26,9 @@ def xml_text(text: str, ruling: dict | None = None) -> str:
     return text
 
 
-def serialise(root: ET.Element, doctype: str) -> str:
-    """The document: XML declaration, ``doctype``, then ``root`` indented by two."""
+def serialise(root: ET.Element, doctype: str = "") -> str:
+    """The document: XML declaration, ``doctype`` (if any), then ``root`` indented by two."""
     ET.indent(root, space="  ")
     body = ET.tostring(root, encoding="unicode")
-    return f'<?xml version="1.0" encoding="UTF-8"?>\n{doctype}\n{body}\n'
+    head = f"{doctype}\n" if doctype else ""
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{head}{body}\n'

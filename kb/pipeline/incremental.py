@@ -99,11 +99,12 @@ def up_to_date(out: Path, hashes: dict[str, str], key: str, settings: str) -> bo
 
 def settings_digest(files: list[str]) -> str:
     """A hash of the files besides the rulings that the corpus' build reads: the
-    suppressions files next to them (which findings are accepted shows on the site)."""
+    suppressions and checklist files next to them (which findings there are, and which are
+    accepted, shows on the site)."""
     from kb.checks import suppressions
 
     digest = hashlib.sha256()
-    for path in suppressions.discover(files):
+    for path in suppressions.settings_files(files):
         digest.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
         try:
             digest.update(hashlib.sha256(path.read_bytes()).digest())

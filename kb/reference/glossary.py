@@ -50,8 +50,8 @@ class Concept:
     contrast: str | None = None
     rule: str | None = None
     #: Per language, terms a translation must not use for this concept (synonyms, calques,
-    #: superseded terms): the checks name them and the term expected; the term base exports
-    #: them as deprecated. Never matched as the concept.
+    #: superseded terms; plain terms, no stems): the checks name them and the term expected;
+    #: the term base exports them as deprecated. Never matched as the concept.
     forbidden: dict[str, list[str]] = field(default_factory=dict)
 
     def term(self, lang: str) -> str:
@@ -256,7 +256,9 @@ def _concept(raw: dict) -> Concept:
     forms = {lang: [str(f) for f in values] for lang, values in (raw.get("forms") or {}).items()}
     forbidden = {lang: [str(f) for f in values]
                  for lang, values in (raw.get("forbidden") or {}).items()}
-    for pattern in (p for values in (*forms.values(), *forbidden.values()) for p in values):
+    for pattern in (p for values in forms.values() for p in values):
         re.compile(compile_pattern(pattern))
+    if any("*" in t or _GAP.search(t) for values in forbidden.values() for t in values):
+        raise ValueError(f"{cid}: forbidden terms are plain terms (no * or ~N)")
     return Concept(cid, terms, forms, bool(raw.get("keep_english", False)),
                    raw.get("contrast"), raw.get("rule"), forbidden)
