@@ -34,7 +34,7 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
     else:
         found = sorted((g for chunk in store.chunks(ids) for g in align.groups(db, chunk)),
                        key=lambda g: align.id_order(g["id"]))
-    links = _links(db, ids)
+    links = link.links(db, ids)
     linked = "group_rules" in db.table_names()
     reasons = _reasons(db, [g["id"] for g in found if g["id"] not in links]) if linked else {}
     return [{"id": g["id"], "rules": g["rules"], "links": links.get(g["id"], []),
@@ -52,19 +52,6 @@ def _ruling(row: dict) -> dict:
                     "score": row["score"], "weak": row["weak"], "evidence": row["evidence"]})
     return out
 
-
-def _links(db: sqlite_utils.Database, ids: list[str] | None = None) -> dict[str, list[dict]]:
-    """{group id: its rule links, by rank} (of the groups ``ids``, if given)."""
-    out: dict[str, list[dict]] = {}
-    if "group_rules" not in db.table_names():
-        return out
-    wheres = [("", [])] if ids is None else [
-        (f" WHERE group_id IN ({', '.join('?' * len(chunk))})", chunk)
-        for chunk in store.chunks(ids)]
-    for where, params in wheres:
-        for row in db.query(f"SELECT * FROM group_rules{where} ORDER BY group_id, rank", params):
-            out.setdefault(row["group_id"], []).append(link.link_row(row))
-    return out
 
 
 def _reasons(db: sqlite_utils.Database, ids: list[str]) -> dict[str, str]:
