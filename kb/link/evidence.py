@@ -143,9 +143,9 @@ def build_table(descriptions: dict[str, str], glossary: Glossary | None = None,
     n = max(len(rules), 1)
     weight = {c: math.log(n / k) if n > k else math.log(2) / 2 for c, k in df.items()}
     contrasts: dict[str, set[str]] = {}
-    for concept in glossary.concepts:
-        if concept.contrast:
-            contrasts.setdefault(concept.contrast, set()).add(concept.id)
+    for entry in glossary.concepts:
+        if entry.contrast:
+            contrasts.setdefault(entry.contrast, set()).add(entry.id)
     sections = {c.id: c.rule for c in glossary.concepts if c.contrast and c.rule}
     return EvidenceTable(rules, weight, tuple(families), dict(hints or {}),
                          {k: frozenset(v) for k, v in contrasts.items()}, sections)

@@ -164,8 +164,8 @@ def rules_for(found: Mapping[str, float] | Iterable[str], carried: set[str] | No
     votes = votes_of(found)
     if untracked(votes, table):
         return []
-    found = candidates(votes, table)
-    kept = [link for link in found if not any(_dominates(other, link) for other in found)]
+    links = candidates(votes, table)
+    kept = [link for link in links if not any(_dominates(other, link) for other in links)]
     return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
 
 

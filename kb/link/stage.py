@@ -124,12 +124,12 @@ def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
                          "evidence": json.dumps(evidence, ensure_ascii=False, sort_keys=True)})
     with db.conn:
         if ids is None:
-            db["group_rules"].delete_where()
+            db.table("group_rules").delete_where()
         else:
             for chunk in store.chunks(ids):
                 db.execute(f"DELETE FROM group_rules WHERE group_id IN "
                            f"({', '.join('?' * len(chunk))})", chunk)
-        db["group_rules"].insert_all(rows)
+        db.table("group_rules").insert_all(rows)
     return lines
 
 
