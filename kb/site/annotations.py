@@ -33,9 +33,14 @@ def sorted_rules(numbers: tuple) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def rule_key(number: str) -> tuple:
     """Sort rule numbers as numbers: 701.46 < 704.5t < 726.3 < 726.10."""
-    return tuple((int(part), "") if part.isdigit() else (int(re.match(r"\d*", part).group() or -1),
-                                                          part)
+    return tuple((int(part), "") if part.isdigit() else (_leading_number(part), part)
                  for part in re.split(r"[.\s]+", str(number)) if part)
+
+
+def _leading_number(part: str) -> int:
+    """The digits ``part`` starts with as a number (5 of "5t"); -1 when it starts with none."""
+    digits = re.match(r"\d*", part)  # always matches: \d* takes the empty prefix too
+    return int(digits.group()) if digits and digits.group() else -1
 
 
 def load_examples(db) -> list[dict]:

@@ -26,7 +26,8 @@ class Files:
     object per file (made, joined, made relative) cost more than linking the file."""
 
     def __init__(self, site: Path, previous: Path | None = None):
-        self.site, self.digests, self.linked = site, {}, 0
+        self.site, self.linked = site, 0
+        self.digests: dict[str, str] = {}
         self._prefix = f"{site}/"
         self._old = f"{previous / 'site'}/" if previous else None
         self.before = dict(previous_rows(previous, f"SELECT path, digest FROM {TABLE}"))
@@ -55,6 +56,8 @@ class Files:
         return path[len(self._prefix):]
 
     def _link(self, key: str, path: Path | str, digest: str) -> bool:
+        if self._old is None:  # no previous build: nothing to link (``before`` is empty then)
+            return False
         try:
             os.link(self._old + key, path)
         except OSError:  # gone or on another file system: write it

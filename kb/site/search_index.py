@@ -228,7 +228,7 @@ def _write_chunks(out: Path, found, groups: np.ndarray, facts: Facts | None, chu
     on the page of the document before it), then the group's rules and, for a unit's first
     document, {language: the group's first document in it}. Both belong to the group alone,
     so a chunk whose documents did not change may be kept as it was."""
-    first_of = {}
+    first_of: dict[int, dict[str, int]] = {}  # {group: {language: first document}}
     for unit, doc in enumerate(found.first.tolist()):
         first_of.setdefault(int(found.group[unit]), {})[LANGUAGES[found.lang[unit]]] = doc
     firsts = set(found.first.tolist())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def text_key(text: str, lang: str) -> str:
 class _Vocabulary:
     """Strings numbered in the order first seen."""
 
-    def __init__(self, words: list[str] = ()):
+    def __init__(self, words: Iterable[str] = ()):
         self.words = list(words)
         self.number = {word: n for n, word in enumerate(self.words)}
 
@@ -154,21 +155,24 @@ class Documents:
         return np.repeat(np.arange(len(self.groups), dtype=np.int64), np.diff(self.starts))
 
 
-def assemble(order: list[str], texts: Texts, read, previous: "Saved | None" = None,
+def assemble(order: list[str], texts: Texts, read, previous: Saved | None = None,
              changed: set[str] | None = None) -> tuple[Documents, dict[int, dict]]:
     """The documents of the groups ``order`` (ids, sorted): an unchanged group's (not in
     ``changed``; None: any may have changed) as ``previous`` had them, the others from
     ``read(group ids)`` -> {group id: members in the site's order}; also {document number:
     member} of those read."""
-    before = previous.ranges() if previous is not None and changed is not None else {}
-    kept = {g: before[g] for g in order if g in before and g not in changed}
+    kept: dict[str, tuple[int, int]] = {}
+    if previous is not None and changed is not None:
+        before, old_parts = previous.ranges(), previous.parts
+        kept = {g: before[g] for g in order if g in before and g not in changed}
     members = read([g for g in order if g not in kept]) if len(kept) < len(order) else {}
-    parts, source, sizes, fresh = [], [], [], {}
+    parts, source, sizes = [], [], []
+    fresh: dict[int, dict] = {}
     position = 0
     for group in order:
         if group in kept:
             low, high = kept[group]
-            parts.append(previous.parts[low:high])
+            parts.append(old_parts[low:high])
             source.append(np.arange(low, high, dtype=np.int64))
             size = high - low
         else:

@@ -158,9 +158,9 @@ def filters(parts: np.ndarray, found: Units, texts, facts) -> Lists:
     if not rows:
         return Lists([], np.zeros(1, dtype=np.int64), *(np.zeros(0, dtype=np.int64),) * 3)
     table = np.array(sorted(set(rows)), dtype=np.int64)
-    ordered = sorted(names, key=names.get)
-    term, unit, doc = table[:, 0], table[:, 1], table[:, 2]
-    return _lists(ordered, term, doc, found.group[unit], found.lang[unit])
+    ordered = sorted(names, key=names.__getitem__)
+    terms, units, docs = table[:, 0], table[:, 1], table[:, 2]
+    return _lists(ordered, terms, docs, found.group[units], found.lang[units])
 
 
 def _card_words(texts, cards) -> dict[int, list[str]]:
