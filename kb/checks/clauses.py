@@ -11,10 +11,10 @@ added one.
 - ``negation`` (error): a negation lost ("vous pouvez" for "vous ne pouvez pas") or added:
   the ruling says the opposite. The excerpt is the sentence (lost) or the negating word
   (added).
-- ``condition``: a sentence without a condition where the others have one (error: the ruling
-  now applies always), or with one where they have none (info: often a "when" said as "if").
-  Conditions are compared by presence, not count: "if A or if B" is "wenn A oder B" in
-  German.
+- ``condition`` (error): a sentence without a condition where the others have one: the
+  ruling now applies always. Conditions are compared by presence, not count ("if A or if B"
+  is "wenn A oder B" in German), and one more than the others is not reported (German
+  "wenn" and "sobald" say "as" and "once" too).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from kb.checks.sentences import pairing
 
 CHECKS = {
     "negation": "a negation lost or added against the source or the other translations",
-    "condition": "a condition or clause missing (or added) against the source or the others",
+    "condition": "a condition or clause missing against the source or the other translations",
 }
 _WHAT = {"negations": ("negation", "a negation"), "conditions": ("condition", "a condition")}
 
@@ -71,7 +71,7 @@ def _compare(corpus: Corpus, kind: str, member: Member, source: Member | None,
         rest = [s for s in (seen[1:] if source is not None else seen) if s is not None]
         if source is not None and from_source is None:
             continue  # the source has no counterpart of this sentence: sentence-count says so
-        for fewer in (True, False):
+        for fewer in (True, False) if kind == "negations" else (True,):
             if not expected(_differs(from_source, fewer, kind) if source is not None else None,
                             sum(_differs(s, fewer, kind) for s in rest), len(rest)):
                 continue
@@ -118,8 +118,7 @@ def _finding(kind: str, fewer: bool, member: Member, seen, agree: int, total: in
                              f"expected as “{said}”", *span)
     added = "”, “".join(member.text[a:b] for a, b in at)
     start, end = at[-1] if mine - theirs == 1 and len(at) == 1 else span
-    severity = "info" if kind == "conditions" else (
-        "error" if witness.is_source or theirs == 0 else "warning")
+    severity = "error" if witness.is_source or theirs == 0 else "warning"
     return member.finding(
         check, severity, f"{what} added: this sentence has {mine} (“{added}”) where {who}",
         start, end)

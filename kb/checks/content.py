@@ -22,7 +22,7 @@ from collections import Counter
 
 from kb.checks import terms
 from kb.checks.findings import Corpus, Member, expected, majority, per_text
-from kb.checks.sentences import pairing, sentences
+from kb.checks.sentences import index_at, pairing, sentences
 
 CHECKS = {
     "sentence-count": "a sentence missing or added, or sentences split or merged, against the "
@@ -130,12 +130,54 @@ def _concepts(corpus: Corpus, source: Member | None, member: Member, others: lis
                 "missing-concept", "warning",
                 f"no “{term}” ({concept_id}) in this sentence, where the {where} translations "
                 f"have it{_said(witness, at)}", start, end)
+    yield from _names(corpus, source, member, others, present)
     for match in corpus.matches(member):
         if seen[match.concept] == 0 and _first(corpus, member, match):
             yield member.finding(
                 "extra-concept", "info",
                 f"“{match.surface}” ({match.concept}) has no counterpart in the other "
                 f"translations", match.start, match.end)
+
+
+def _names(corpus: Corpus, source: Member | None, member: Member, others: list[Member],
+           present: set[str]):
+    """Names kept in English (Undercity) said fewer times than the rest says them: the one
+    missing, at the sentence where the others have it ("Подгород" for "Undercity" in one
+    sentence, though another sentence keeps the name)."""
+    def count(m: Member, concept_id: str) -> int:
+        return sum(x.concept == concept_id for x in corpus.matches(m))
+
+    for concept_id in sorted(present):
+        if not corpus.concept(concept_id).keep_english:
+            continue
+        own = count(member, concept_id)
+        more = [o for o in others if count(o, concept_id) > own]
+        if not expected(count(source, concept_id) > own if source is not None else None,
+                        len(more), len(others)):
+            continue
+        witness = source if source is not None else more[0]
+        pair = pairing(corpus, member, witness)
+        spans = pair.theirs.spans
+        for at in (x for x in corpus.matches(witness) if x.concept == concept_id):
+            start, end = pair.where(at.start)
+            a, b = spans[index_at(spans, at.start)]
+            theirs = sum(a <= x.start < b and x.concept == concept_id
+                         for x in corpus.matches(witness))
+            if sum(start <= x.start < end and x.concept == concept_id
+                   for x in corpus.matches(member)) >= theirs:
+                continue
+            found = terms.replacement(corpus, member, witness, others, concept_id, start, end)
+            yield found or member.finding(
+                "missing-concept", "warning",
+                f"no “{at.surface}” ({concept_id}) in this sentence, where the "
+                f"{_who_has(witness, more)} keep it", start, end)
+            break
+
+
+def _who_has(witness: Member, more: list[Member]) -> str:
+    if witness.is_source:
+        return f"{witness.lang} source"
+    return f"{', '.join(sorted(o.lang for o in more))} translations"
 
 
 def _witness(corpus: Corpus, source: Member | None, concept_id: str) -> Member | None:

@@ -8,7 +8,7 @@
   ("tre" where the source says "both") is an error, as are digits (unambiguous); a number
   word or ordinal only missing or only added is a warning ("un", "ein", "one" are left out:
   they are also articles). Numbers inside glossary terms ("Gigante de dos cabezas") are part
-  of a name, not a count, and are skipped.
+  of a name, not a count, and are skipped; ordinals are not ("first room" still says first).
 - ``name-mismatch`` (warning): a capitalised word that the source and the other translations
   contain verbatim (a card, room or product name kept as is) and this one lacks, reported at
   the sentence where they have it. Names the glossary knows are left to the terminology checks.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from kb.checks.findings import Corpus, Member, expected, per_text, unexpected
+from kb.checks.findings import Corpus, Member, expected, per_text
 from kb.checks.sentences import pairing
 
 CHECKS = {
@@ -67,25 +67,30 @@ _ORDINALS: dict[str, dict[str, str]] = {
 _REGEX = {lang: [(str(value), re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE))
                  for value, words in {**_WORDS.get(lang, {}), **_ORDINALS.get(lang, {})}.items()]
           for lang in {*_WORDS, *_ORDINALS}}
+_ORDINAL_VALUES = frozenset(_ORDINALS["en"])
 _DIGITS = re.compile(r"(?<![\w/])\d+(?:[.,]\d+)*(?![\w/])")
 _NAME = re.compile(r"(?<![\w-])[A-ZÀ-Þ][\w’'-]*[a-zß-ÿ][\w’'-]*")
 
 
-def numbers(text: str, lang: str, skip=()) -> dict[str, tuple[int, int, bool]]:
-    """Values found in ``text`` -> (start, end, is_digit) of their first occurrence.
+def numbers(text: str, lang: str, skip=()) -> dict[str, list[tuple[int, int, bool]]]:
+    """Values found in ``text`` -> (start, end, is_digit) of each occurrence, in text order.
 
     >>> sorted(numbers("La iniciativa tiene dos reglas y 3 pasos.", "es"))
     ['2', '3']
-    >>> sorted(numbers("Premièrement, la dernière salle.", "fr"))
-    ['1st', 'last']
+    >>> found = numbers("Premièrement, deux joueurs et la dernière salle des deux.", "fr")
+    >>> sorted(found), len(found["2"])
+    (['1st', '2', 'last'], 2)
     """
-    found: dict[str, tuple[int, int, bool]] = {}
-    hits = [(m.start(), m.end(), _digits(m.group(0)), True) for m in _DIGITS.finditer(text)]
-    for value, regex in _REGEX.get(lang, []):
-        hits += [(m.start(), m.end(), value, False) for m in regex.finditer(text)]
+    found: dict[str, list[tuple[int, int, bool]]] = {}
+    hits = {(m.start(), m.end(), _digits(m.group(0)), True) for m in _DIGITS.finditer(text)}
+    # English left in a translation still says its number ("(the first room)").
+    for code in (lang, "en") if lang != "en" else (lang,):
+        for value, regex in _REGEX.get(code, []):
+            hits |= {(m.start(), m.end(), value, False) for m in regex.finditer(text)}
     for start, end, value, digit in sorted(hits):
-        if not any(a <= start and end <= b for a, b in skip):
-            found.setdefault(value, (start, end, digit))
+        if value not in _ORDINAL_VALUES and any(a <= start and end <= b for a, b in skip):
+            continue
+        found.setdefault(value, []).append((start, end, digit))
     return found
 
 
@@ -110,52 +115,88 @@ def _values(corpus: Corpus, member: Member):
 
 
 def _numbers(corpus: Corpus, source: Member | None, member: Member, others: list[Member]):
+    """Values counted (a text saying "two" twice where the others say it once has one too
+    many): fewer than the rest is a value missing, more is one added; a value missing where
+    another is added in the same sentence is a value replaced."""
     own = _values(corpus, member)
     theirs = [_values(corpus, o) for o in others]
     said = _values(corpus, source) if source is not None else None
-    missing = [v for v in sorted({*(said or ()), *(v for t in theirs for v in t)} - set(own),
-                                 key=_order)
-               if expected(v in said if said is not None else None,
-                           sum(v in t for t in theirs), len(others))]
-    extra = {v: at for v, at in own.items()
-             if unexpected(v in said if said is not None else None,
-                           sum(v in t for t in theirs), len(others))}
+
+    def rest(value: str, compare) -> bool:
+        return expected(compare(len(said.get(value, ()))) if said is not None else None,
+                        sum(compare(len(t.get(value, ()))) for t in theirs), len(others))
+
+    values = sorted({*own, *(said or ()), *(v for t in theirs for v in t)}, key=_order)
+    missing = [v for v in values if rest(v, lambda n, v=v: n > len(own.get(v, ())))]
+    extra = {v: _added(corpus, member, source, others, v) for v in values
+             if own.get(v) and rest(v, lambda n, v=v: n < len(own[v]))}
     replaced: set[str] = set()
     for value in missing:
-        witness = source if said is not None else next(o for o, t in zip(others, theirs)
-                                                       if value in t)
-        at, _, digit = _values(corpus, witness)[value]
-        start, end = pairing(corpus, member, witness).where(at)
+        witness = source if said is not None and value in said else next(
+            o for o, t in zip(others, theirs) if value in t)
+        occurrences = _values(corpus, witness)[value]
+        at, digit, (start, end) = _missing_at(corpus, member, witness, value)
         instead = [v for v, (a, _, _) in extra.items() if start <= a < end and v not in replaced]
         who = f"the {witness.lang} {'source' if witness.is_source else 'translation'}"
         if instead:
             replaced.add(instead[0])
-            a, b, _ = own[instead[0]]
+            a, b, _ = extra[instead[0]]
             yield member.finding(
                 "number-mismatch", "error",
                 f"“{member.text[a:b]}” ({instead[0]}) where {who} has "
-                f"“{_said(corpus, witness, value)}” ({value})", a, b)
+                f"“{_said(witness, occurrences, at)}” ({value})", a, b)
             continue
         yield member.finding(
             "number-mismatch", "error" if digit else "warning",
-            f"no {value} in this sentence, where {who} has “{_said(corpus, witness, value)}”"
+            f"no {value} in this sentence, where {who} has “{_said(witness, occurrences, at)}”"
             f"{_also(value, theirs)}", start, end)
     for value, (start, end, digit) in extra.items():
         if value in replaced:
             continue
         listed = sorted({*(said or ()), *(v for t in theirs for v in t)}, key=_order)
+        whom = "the source or the other translations" if said is not None else \
+            "the other translations"
         yield member.finding(
             "number-mismatch", "error" if digit else "warning",
-            f"“{member.text[start:end]}” ({value}) is in neither the source nor the other "
-            f"translations (they have: {', '.join(listed) or 'no number'})"
-            if said is not None else
-            f"“{member.text[start:end]}” ({value}) is in no other translation "
+            f"“{member.text[start:end]}” ({value}) once more than {whom} say it "
             f"(they have: {', '.join(listed) or 'no number'})", start, end)
 
 
-def _said(corpus: Corpus, member: Member, value: str) -> str:
-    """The words that say ``value`` in ``member``'s text."""
-    start, end, _ = _values(corpus, member)[value]
+def _added(corpus: Corpus, member: Member, source: Member | None, others: list[Member],
+           value: str) -> tuple[int, int, bool]:
+    """Which occurrence of ``value`` is the one too many: the first whose sentence's
+    counterpart (in the source, else the first translation) does not say it."""
+    mine = _values(corpus, member)[value]
+    witness = source if source is not None else others[0]
+    pair = pairing(corpus, member, witness)
+    theirs = _values(corpus, witness).get(value, [])
+    for start, end, digit in mine:
+        index = next(i for i, (a, b) in enumerate(pair.mine.spans) if a <= start < b or
+                     i == len(pair.mine.spans) - 1)
+        bead = pair.bead_of(index)
+        spans = [pair.theirs.spans[j] for j in (bead.theirs if bead else ())]
+        if not any(a <= t[0] < b for t in theirs for a, b in spans):
+            return start, end, digit
+    return mine[-1]
+
+
+def _missing_at(corpus: Corpus, member: Member, witness: Member, value: str):
+    """(where in ``witness``, is it digits, my sentence's span) of the first occurrence of
+    ``value`` in ``witness`` whose counterpart sentence here does not say it."""
+    pair = pairing(corpus, member, witness)
+    mine = _values(corpus, member).get(value, [])
+    occurrences = _values(corpus, witness)[value]
+    for at, _, digit in occurrences:
+        start, end = pair.where(at)
+        if not any(start <= a < end for a, _, _ in mine):
+            return at, digit, (start, end)
+    at, _, digit = occurrences[-1]
+    return at, digit, pair.where(at)
+
+
+def _said(member: Member, occurrences, at: int) -> str:
+    """The words that say a value at ``at`` in ``member``'s text."""
+    start, end, _ = next(o for o in occurrences if o[0] == at)
     return member.text[start:end]
 
 

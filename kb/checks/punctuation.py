@@ -91,8 +91,10 @@ def _scan(text: str, start: int, stop: int, depth: int, found: list[Quote]) -> N
 def _opens(text: str, i: int) -> bool:
     before = text[i - 1] if i else " "
     after = text[i + 1] if i + 1 < len(text) else " "
-    # An opening mark follows a space or an opening bracket and is followed by a non-space.
-    return (not before.isalnum()) and not after.isspace() and after != ""
+    # An opening mark follows a space or an opening bracket and is followed by a non-space,
+    # or by one space and a word (French spacing, "„ a l’initiative “" set the French way).
+    spaced = after in " \u00a0\u202f" and text[i + 2:i + 3].isalnum()
+    return (not before.isalnum()) and (spaced or not after.isspace()) and after != ""
 
 
 def _closing(text: str, i: int, stop: int):

@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
+from kb.checks import fragments
 from kb.checks.findings import Corpus, Member, per_text, texts, unexpected
 
 CHECKS = {
@@ -35,6 +36,9 @@ CHECKS = {
     "term-synonym": "a synonym or forbidden term instead of the glossary's term",
     "wrong-term": "another concept's term where the source or the others have this concept",
 }
+_NAME_RUN = re.compile(r"(?<![\w-])[A-ZÀ-ÞА-ЯЁ][\w’'-]+(?:(?:\s+(?:of|the|de|du|des|der|del))?"
+                       r"\s+[A-ZÀ-ÞА-ЯЁ][\w’'-]+)*")
+_CAPITAL_WORDS = re.compile(r"(?<![\w-])[A-ZÀ-ÞА-ЯЁ][\w’'-]{3,}")
 #: Words shared with a term that say nothing about it (a synonym must share a content word).
 _MIN_SHARED = 4
 #: How alike a word group must be to the glossary's term to be taken as a misspelling of it.
@@ -50,6 +54,7 @@ def check(corpus: Corpus):
 
 def _member(corpus: Corpus, group, member: Member, usage: Counter):
     yield from forbidden(corpus, member)
+    yield from misspelt(corpus, member)
     for match in corpus.matches(member):
         concept = corpus.concept(match.concept)
         finding = (_english(corpus, group.others(member), member, match, concept)
@@ -170,10 +175,72 @@ def replacement(corpus: Corpus, member: Member, witness: Member, others: list[Me
     found = next(iter(forbidden(corpus, member, start, end)), None)
     if found is not None:
         return found
+    if concept.keep_english:
+        found = _other_name(corpus, member, witness, concept, start, end)
+        if found is not None:
+            return found
     near = _near(member, corpus, concept, start, end)
     if near is not None:
         return _synonym(member, concept, *near, f"as the {_who(witness)} has it")
     return None
+
+
+def name_runs(member: Member, start: int = 0, end: int | None = None):
+    """Capitalised word groups ("Lost Mine of Phandelver") in ``start:end``, not at a
+    sentence start: names."""
+    for m in _NAME_RUN.finditer(member.text, start, len(member.text) if end is None else end):
+        before = member.text[:m.start()].rstrip(" «„“\"(")
+        if before and before[-1] not in ".!?:…—":
+            yield m
+
+
+def _other_name(corpus: Corpus, member: Member, witness: Member, concept, start: int,
+                end: int):
+    """A name kept in English (``concept``) missing from ``member``'s sentence, and another
+    name there that the witness does not have: a misspelling of it (``term-synonym``), an
+    English name (another card or room: ``wrong-term``), or a translation of it
+    (``name-translated``)."""
+    from difflib import SequenceMatcher
+
+    name = concept.terms["en"][0]
+    taken = [(m.start, m.end) for m in corpus.matches(member)]
+    for m in name_runs(member, start, end):
+        if m.group(0) in witness.text or any(a <= m.start() < b for a, b in taken):
+            continue
+        if SequenceMatcher(None, m.group(0).lower(), name.lower()).ratio() >= _NEAR:
+            return _synonym(member, concept, m.start(), m.end(), "the name misspelt")
+        words = m.group(0).split()
+        english = sum(fragments.classify(w, member.lang) == fragments.ENGLISH for w in words)
+        if 2 * english > len(words):
+            return member.finding(
+                "wrong-term", "error",
+                f"“{m.group(0)}”, another name, where the {_who(witness)} has “{name}”",
+                m.start(), m.end())
+        return member.finding(
+            "name-translated", "warning",
+            f"“{m.group(0)}” where the {_who(witness)} keeps the name “{name}”: the glossary "
+            f"keeps it in English", m.start(), m.end())
+    return None
+
+
+def misspelt(corpus: Corpus, member: Member):
+    """Names kept in English written almost like them ("Undrcity"): ``term-synonym``."""
+    from difflib import SequenceMatcher
+
+    names = [c for c in corpus.glossary.concepts if c.keep_english]
+    taken = [(m.start, m.end) for m in corpus.matches(member)]
+    for m in _CAPITAL_WORDS.finditer(member.text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        for concept in names:
+            name = concept.terms["en"][0]
+            size = len(name.split())
+            words = member.text[m.start():].split()[:size]
+            candidate = " ".join(words).rstrip(".,;:!?)»”")
+            if candidate != name and len(candidate) >= 5 and SequenceMatcher(
+                    None, candidate.lower(), name.lower()).ratio() >= 0.85:
+                yield _synonym(member, concept, m.start(), m.start() + len(candidate),
+                               "the name misspelt")
 
 
 def _names(corpus: Corpus, member: Member, concept_id: str) -> bool:
