@@ -2,28 +2,61 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 
+from kb.corpus import safe
 from kb.errors import KbError, Problem
 
 
 def corpus_files(paths: list[str]) -> list[str]:
-    """Expand folders into their ``*.txt`` files; every path must exist."""
+    """Expand folders into their ``*.txt`` files; every path must exist, be a file or a
+    folder (a FIFO is never opened: it would wait for a writer), and have a printable UTF-8
+    name (the store keeps names as text)."""
     found, problems = [], []
     for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found.extend(_folder_files(path))
-        elif path.is_file():
-            found.append(display(path))
+        raw = os.fsdecode(raw)
+        kind = _kind(raw)
+        if kind == "folder":
+            found.extend(_folder_files(Path(raw)))
+        elif kind == "file":
+            found.append(display(Path(raw)))
         else:
-            problems.append(Problem(raw, 0, "no such file or folder"))
+            problems.append(Problem(safe.shown_path(raw), 0, kind))
+    for path in dict.fromkeys(found):
+        if not safe.utf8_name(path) or safe.printable(path) != path:
+            problems.append(Problem(safe.shown_path(path), 0, "the file name is not printable "
+                                    "UTF-8 text (control characters or other bytes); rename "
+                                    "the file"))
     if problems:
         raise KbError(problems)
     if not found:
-        raise KbError([Problem(raw, 0, "no ruling files (*.txt) here") for raw in paths])
+        raise KbError([Problem(safe.shown_path(raw), 0, "no ruling files (*.txt) here")
+                       for raw in paths])
     return list(dict.fromkeys(found))
+
+
+def _kind(path: str) -> str:
+    """"file", "folder", or what is wrong with ``path`` as a corpus path."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link that loops (it leads back to itself)"
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            return "a symbolic link to nothing (its target is missing)"
+        if exc.errno == errno.ENOENT:
+            return "no such file or folder"
+        return f"cannot read: {exc.strerror}"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO), not a ruling file"
+    return "not a regular file (a device or socket), not a ruling file"
 
 
 def _folder_files(folder: Path) -> list[str]:

@@ -3,7 +3,8 @@
 A ruling file holds one card: its name on the first line, then rulings, each a date line
 followed by the ruling's text (one or more paragraphs) up to the next date line. The file's
 language is detected from its text unless the caller states it. Texts are kept exactly as
-written; only a BOM, CRLF line ends and trailing spaces are tolerated and dropped.
+written; only a BOM, CRLF line ends and trailing spaces are tolerated and dropped. Control
+characters other than tabs and line ends (ESC, BEL, DEL, C1...) are an error: a ruling is text.
 
 Every problem is a :class:`kb.errors.Problem` naming the file and line; :func:`parse_files`
 collects the problems of all files before failing, so one run reports every bad file.
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from kb.corpus import dates, languages
+from kb.corpus import dates, languages, safe
 from kb.errors import KbError, Problem
 
 
@@ -134,7 +135,13 @@ def _decode(data: bytes) -> str:
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise FileProblem(line, "NUL character in a text file")
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    control = safe.CONTROL.search(text)
+    if control:  # ESC, BEL, backspace...: they would act on the terminal that shows the text
+        line = text.count("\n", 0, control.start()) + 1
+        raise FileProblem(line, f"control character U+{ord(control.group()):04X} in the text "
+                                "(only tabs and line ends may be)")
+    return text
 
 
 def _lines(data: bytes) -> list[str]:
