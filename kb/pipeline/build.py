@@ -12,17 +12,20 @@ import contextlib
 import errno
 import gc
 import importlib
+import json
 import os
 import sqlite3
 import time
 from pathlib import Path
 
 from kb import store
+from kb.corpus import languages
 from kb.corpus.files import corpus_files
+from kb.corpus.safe import shown_path
 from kb.errors import KbError
 from kb.pipeline import forking, incremental
 from kb.pipeline.context import BuildContext
-from kb.pipeline.outdir import KeepPrevious, staged_output
+from kb.pipeline.outdir import KeepPrevious, output_folder, staged_output, writable_file
 
 DEFAULT_CORPUS = Path("rulings")
 DEFAULT_OUT = Path("_build")
@@ -41,38 +44,76 @@ STAGES: list[tuple[str, str]] = [
 
 
 def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
-          lang: str | None = None, reuse: bool = True) -> dict[str, float]:
+          lang: str | None = None, reuse: bool = True,
+          timings_json: str | Path | None = None) -> dict[str, float]:
     """Build ``out`` from the corpus paths; return the seconds each stage took.
 
     With ``reuse`` (the default) a previous build in ``out`` made by the same code and options
     is the starting point: only changed ruling files are parsed and stored (see
     :mod:`kb.pipeline.incremental`); the output is the same as a full build's. When no file changed
     at all, ``out`` is left as it is and no stage runs ({} is returned).
+
+    Every argument is checked before any work (:func:`kb.pipeline.outdir.output_folder`:
+    ``out`` must be new, empty or a previous build; ``timings_json`` must be writable, and is
+    written, as ``{"stages": ..., "total": ...}``, once the output is in place).
     """
-    files = corpus_files(corpus or [str(DEFAULT_CORPUS)])
+    started = time.perf_counter()
+    if lang is not None:
+        try:
+            languages.check_stated(lang)
+        except ValueError as exc:
+            raise KbError(f"--lang {lang}: {exc}") from None
+    named = corpus or [str(DEFAULT_CORPUS)]
+    files = corpus_files(named)
+    target = output_folder(out, [*named, *files])
+    timings_file = writable_file(timings_json, files) if timings_json else None
+    timings: dict[str, float] = {}
+    try:
+        _build_into(files, target, Path(out), lang, reuse, timings)
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRNOS:
+            raise
+        raise KbError(f"{shown_path(out)}: cannot write the output: {exc.strerror}") from None
+    except sqlite3.OperationalError as exc:
+        if not _store_unwritable(exc):
+            raise
+        raise KbError(f"{shown_path(out)}: cannot write the store: {exc}") from None
+    if timings_file is not None:
+        total = time.perf_counter() - started  # not the sum: some stages run side by side
+        try:
+            timings_file.write_text(json.dumps({"stages": timings, "total": total}, indent=1)
+                                    + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise KbError(f"{shown_path(timings_json)}: cannot write the timings: "
+                          f"{exc.strerror}") from None
+    return timings
+
+
+def _build_into(files: list[str], out: Path, named: Path, lang: str | None, reuse: bool,
+                timings: dict[str, float]) -> None:
+    """:func:`build` once its arguments are checked (``out``: the folder itself, no link;
+    ``named``: as the user named it, for messages)."""
     key, settings = incremental.build_key(lang), incremental.settings_digest(files)
-    previous = Path(out) / "rulings.db"
+    previous = out / "rulings.db"
     found = incremental.scan_files(files)  # before any file is read: see kb.pipeline.incremental
     hashes = (incremental.file_hashes(files, found, previous)
               if reuse and previous.is_file() else None)
-    timings: dict[str, float] = {}
-    with staged_output(Path(out)) as work, _old_objects_left_alone():
+    with staged_output(out, named) as work, _old_objects_left_alone():
         if hashes is not None and len(hashes) == len(files) and \
-                incremental.up_to_date(Path(out), hashes, key, settings):
+                incremental.up_to_date(out, hashes, key, settings):
             raise KeepPrevious  # nothing changed: the previous build is this one's output
         ctx = BuildContext(corpus=files, work=work, lang=lang, timings=timings, hashes=hashes)
         ctx.reused = reuse and incremental.reuse_store(previous, ctx.db_path, key)
         if ctx.reused:
-            ctx.previous = Path(out)
+            ctx.previous = out
         try:
-            run_stages(ctx, Path(out))
+            run_stages(ctx, named)
             if ctx.db is not None:
                 incremental.record(ctx.db, key, settings, found)
         finally:
             if ctx.db is not None:
                 ctx.db.close()
         _sync(ctx.db_path)
-    return timings
 
 
 #: {stage: the stage it runs alongside}: two single-threaded stages that do not read what the
@@ -205,9 +246,15 @@ def _run_stage(target: str, ctx: BuildContext, out: Path) -> None:
             raise
         raise KbError(f"{out}: cannot write the output: {exc.strerror}") from None
     except sqlite3.OperationalError as exc:
-        if "full" not in str(exc) and "readonly" not in str(exc) and "disk I/O" not in str(exc):
+        if not _store_unwritable(exc):
             raise
         raise KbError(f"{out}: cannot write the store: {exc}") from None
+
+
+def _store_unwritable(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite failed for want of room or of write access ("database or disk is
+    full", "attempt to write a readonly database", "disk I/O error")."""
+    return any(words in str(exc) for words in ("full", "readonly", "disk I/O"))
 
 
 def stage_function(target: str):
