@@ -6,33 +6,55 @@ are kept for bugs only.
 
 from __future__ import annotations
 
-import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
 import click
 
-from kb import __version__
+from kb import __version__, cli_checks
+from kb.corpus.safe import printable
 from kb.errors import KbError
 
 DB_OPTION = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("_build/rulings.db"), show_default=True, help="The store written by `kb build`.")
+    default=Path("_build/rulings.db"), show_default=True, callback=cli_checks.usable_store,
+    help="The store written by `kb build`.")
 
 
 class KbGroup(click.Group):
     """Turns user-facing errors into one line each on stderr and exit status 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):
+        # Click's own errors (usage, bad values) as one line too, not its usage block.
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as exc:
+            click.echo(cli_checks.usage_line(exc), err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KbError as exc:
             for line in exc.lines():
+                line = printable(line)
                 click.echo(f"kb: {line}" if ":" not in line.split(" ")[0] else line, err=True)
             sys.exit(2)
         except FileNotFoundError as exc:
-            click.echo(f"kb: {exc}", err=True)
+            click.echo(printable(f"kb: {exc}"), err=True)
+            sys.exit(2)
+        except sqlite3.DatabaseError as exc:
+            line = cli_checks.store_line(ctx, exc)
+            if line is None:
+                raise
+            click.echo(line, err=True)
             sys.exit(2)
 
 
@@ -64,25 +86,23 @@ def build(corpus, out, lang, timings_json, full):
     or interrupted build leaves the previous output as it was. Every bad file is reported as
     `path:line: problem`, and the build exits with status 2.
     """
-    from kb.pipeline.build import build as run_build
-
     import time
 
+    from kb.pipeline.build import build as run_build
+
     started = time.perf_counter()
-    timings = run_build(list(corpus) or None, out, lang, reuse=not full)
+    timings = run_build(list(corpus) or None, out, lang, reuse=not full, timings_json=timings_json)
     total = time.perf_counter() - started  # not the sum: some stages run side by side
-    if timings_json:
-        timings_json.write_text(json.dumps({"stages": timings, "total": total}, indent=1) + "\n",
-                                encoding="utf-8")
     if not timings:
-        click.echo(f"{out} is up to date: no ruling or suppressions file changed since it was "
-                   f"built ({total:.2f}s; --full builds it again anyway)", err=True)
+        click.echo(f"{printable(str(out))} is up to date: no ruling or suppressions file "
+                   f"changed since it was built ({total:.2f}s; --full builds it again anyway)",
+                   err=True)
         return
-    click.echo(f"built {out} in {total:.2f}s ({', '.join(f'{k} {v:.2f}s' for k, v in timings.items())})",
-               err=True)
+    click.echo(f"built {printable(str(out))} in {total:.2f}s "
+               f"({', '.join(f'{k} {v:.2f}s' for k, v in timings.items())})", err=True)
 
 
-@cli.command()
+@cli.command(cls=cli_checks.QueryCommand)
 @click.argument("query")
 @DB_OPTION
 @click.option("--lang", type=click.Choice(["ru", "it", "fr", "de", "es"]),
@@ -98,9 +118,12 @@ def search(query, db_path, lang, limit, fmt):
     --db. JSON output is a list of hits, best first: group, lang, card, text, score, rules,
     links (why each rule: score, concepts, words per language), ...
     """
-    from kb.search import index_dir_for, render_text, search as run_search
+    from kb.search import index_dir_for, render_text
+    from kb.search import search as run_search
 
-    hits = run_search(index_dir_for(db_path), query, lang=lang, limit=limit, mapped=False)
+    index = index_dir_for(db_path)
+    with cli_checks.damaged_index(index):
+        hits = run_search(index, query, lang=lang, limit=limit, mapped=False)
     if fmt == "json":
         import json
 
@@ -108,8 +131,8 @@ def search(query, db_path, lang, limit, fmt):
 
         hits = with_links(hits, index_dir_for(db_path))
         click.echo(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2))
-    else:
-        click.echo(render_text(hits))
+    else:  # texts of an older store may hold control characters: never raw to a terminal
+        click.echo(printable(render_text(hits), one_line=False))
     _LEAVE_AT_ONCE.add("search")
 
 
@@ -275,7 +298,8 @@ def serve(out, port):
     from kb.site.serve import server
 
     httpd = server(out, port)
-    click.echo(f"serving {out / 'site'} at http://127.0.0.1:{httpd.server_address[1]}/", err=True)
+    click.echo(printable(f"serving {out / 'site'} at http://127.0.0.1:{httpd.server_address[1]}/"),
+               err=True)
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:
@@ -308,7 +332,7 @@ def links(unlinked, fmt, db_path):
 
 @cli.command()
 @click.argument("numbers", nargs=-1)
-@click.option("--on", "on_date", metavar="YYYY-MM-DD",
+@click.option("--on", "on_date", metavar="YYYY-MM-DD", callback=cli_checks.iso_date,
               help="Also show each rule's number in the Comprehensive Rules in force on that date.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rules(numbers, on_date, fmt):
