@@ -14,10 +14,17 @@ class Context:
         self.units, self.scores, self.groups, self.every_pair = units, scores, groups, every_pair
         self.index_of = {id(u): i for i, u in enumerate(units)}
         self.group_of = {self.index_of[id(u)]: g for g in groups for u in g.units}
-        self.by_concept: dict[str, list[Aligned]] = {}
+        # {(concept, language): the groups whose signature names the concept and that have no
+        # text in that language}: the only groups a unit alone can partially translate. Kept
+        # per language, so that in a corpus of one language (every unit alone, every group
+        # of that language) a unit looks at no group, not at all of them.
+        langs = {u.lang for u in units}
+        self.lacking: dict[tuple[str, str], list[Aligned]] = {}
         for group in groups:
+            missing = langs - {u.lang for u in group.units}
             for concept in group.signature:
-                self.by_concept.setdefault(concept, []).append(group)
+                for lang in missing:
+                    self.lacking.setdefault((concept, lang), []).append(group)
 
     def score(self, i: int, j: int) -> float:
         return self.scores[i].get(j, 0.0)
@@ -80,9 +87,11 @@ def _partial_of(unit: Unit, ctx: Context, own: Aligned) -> list[str]:
     """Ids of other groups without ``unit``'s language whose signature holds all its concepts."""
     if not unit.concepts:
         return []
-    # Only groups whose signature names the unit's rarest concept can hold all of its concepts.
-    rarest = min(unit.concepts, key=lambda c: (len(ctx.by_concept.get(c, ())), c))
-    return partial_of(unit, own, ctx.by_concept.get(rarest, ()))
+    # Only groups without the unit's language whose signature names each of its concepts can
+    # qualify: those of its rarest concept (among such groups) are enough to look at.
+    lacking = ctx.lacking
+    rarest = min(unit.concepts, key=lambda c: (len(lacking.get((c, unit.lang), ())), c))
+    return partial_of(unit, own, lacking.get((rarest, unit.lang), ()))
 
 
 def partial_of(unit: Unit, own: Aligned, candidates) -> list[str]:

@@ -46,7 +46,7 @@ class Scorer:
 
     @classmethod
     def with_statistics(cls, weights: dict[str, float],
-                        lang_length: dict[str, float]) -> "Scorer":
+                        lang_length: dict[str, float]) -> Scorer:
         """A scorer with given corpus statistics (an incremental build's, kept in the store)."""
         scorer = cls([])
         scorer.weights, scorer.lang_length = weights, lang_length
@@ -198,10 +198,19 @@ def block_keys(unit: Unit) -> list[str]:
 
 
 def _cross_pairs(units: list[Unit], members: list[int]):
-    for a, i in enumerate(members):
-        for j in members[a + 1:]:
-            if units[i].lang != units[j].lang:
-                yield (i, j) if i < j else (j, i)
+    """The pairs of ``members`` of different languages, each as (smaller, larger) index.
+
+    Taken language by language: units of one language are never paired, and a file of
+    20,000 texts of one language must not cost 200 million comparisons to find that out."""
+    by_lang: dict[str, list[int]] = {}
+    for i in members:
+        by_lang.setdefault(units[i].lang, []).append(i)
+    langs = sorted(by_lang)
+    for a, lang in enumerate(langs):
+        for other in langs[a + 1:]:
+            for i in by_lang[lang]:
+                for j in by_lang[other]:
+                    yield (i, j) if i < j else (j, i)
 
 
 def score_pairs(units: list[Unit], scorer: Scorer,

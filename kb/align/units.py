@@ -101,23 +101,24 @@ def make_units(rows: list[dict], glossary: Glossary,
         for row in rows:
             by_file[row["source"]] = max(by_file.get(row["source"], 0), row["position"])
     buckets: dict[tuple[str, str, int], list[dict]] = {}
-    cards_in: dict[tuple[str, str, int], set[str]] = {}
+    # The n-th time a card carries a text, it goes to copy n: counted, not searched for (a
+    # file repeating one text 20,000 times would otherwise look through every earlier copy).
+    seen: dict[tuple[str, str, str], int] = {}
     keyed = [(row["lang"], normalize(row["text"]), row["source"], row["position"], row)
              for row in rows]
     keyed.sort(key=lambda k: k[:4])
     for lang, norm, _, _, row in keyed:
-        copy = 0
-        while row["card_id"] in cards_in.get((lang, norm, copy), ()):
-            copy += 1
+        copy = seen.get((lang, norm, row["card_id"]), 0)
+        seen[lang, norm, row["card_id"]] = copy + 1
         buckets.setdefault((lang, norm, copy), []).append(row)
-        cards_in.setdefault((lang, norm, copy), set()).add(row["card_id"])
     units = []
     for (lang, norm, copy), members in buckets.items():
         first = members[0]
         concepts = frozenset(glossary.concept_ids(first["text"], lang, also=("en",)))
         contrast = frozenset(c for c in concepts if glossary.get(c).contrast)
-        relpos = statistics.mean((r["position"] - 1) / max(1, by_file[r["source"]] - 1)
-                                 for r in members)
+        positions = [(r["position"] - 1) / max(1, by_file[r["source"]] - 1) for r in members]
+        # statistics.mean is exact (it sums as fractions), and slow; the mean of one is itself.
+        relpos = positions[0] if len(positions) == 1 else statistics.mean(positions)
         units.append(Unit(lang, digest(f"{lang}\n{norm}\n{copy}"), members, concepts, contrast,
                           frozenset(_NUMBER.findall(first["text"])),
                           sentence_count(first["text"]), len(norm), first["date"], relpos,
