@@ -93,7 +93,7 @@ def _planned(db, out: Path, previous: Path, plan, indexing: _Indexing):
     return None if failed else (written, linked, figures)
 
 
-def _render(site, out: Path, todo: dict, links: tuple | None, indexing: _Indexing,
+def _render(site, out: Path, todo: dict, links: _Links | None, indexing: _Indexing,
             figures: dict):
     """Render the trees (``links``: (previous build, page keys) each tree links first) while
     the search index is finished; -> (pages written, (pages linked, keys not linkable))."""
@@ -131,7 +131,7 @@ class _Indexing:
     def __init__(self, db, out: Path, previous: Path | None, changed_groups: set[str] | None,
                  large: bool):
         self.db, self.args, self.pool = db, (out, previous, changed_groups), None
-        self.figures = None
+        self.figures: dict | None = None
         if (large and previous is not None and changed_groups is not None
                 and "groups" in db.table_names() and forking.available()):
             store_file = db.execute("PRAGMA database_list").fetchone()[2]
@@ -301,10 +301,11 @@ def _link_tree(previous: Path, same: list[str], out: Path, ui: str) -> tuple[set
 #: From this many rulings on, the UI trees are rendered by worker processes on every core
 #: while this process writes the search index and the data dump.
 PARALLEL_FROM = 2000
-_JOB: tuple | None = None
+_Links = tuple[Path, list[str]]  # (previous build, page keys): what a tree links, not renders
+_JOB: tuple[site_data.SiteData, Path, dict, dict, _Links | None] | None = None
 
 
-def _start_trees(site, out: Path, counts: dict, todo: dict, links: tuple | None = None):
+def _start_trees(site, out: Path, counts: dict, todo: dict, links: _Links | None = None):
     """Start rendering every UI tree (``todo[ui]``: its pages to render, None for all; with
     ``links`` = (previous build, page keys), a tree first links those pages and renders
     nothing if one of them cannot be linked); return a function waiting for it (-> pages
@@ -338,9 +339,9 @@ def _start_trees(site, out: Path, counts: dict, todo: dict, links: tuple | None 
 
 
 def _tree(site, ui: str, out: Path, counts: dict, only: set[str] | None,
-          links: tuple | None) -> tuple[int, int, set[str]]:
+          links: _Links | None) -> tuple[int, int, set[str]]:
     """Link (``links``) then render one UI tree; -> (written, linked, keys not linkable)."""
-    failed, linked = _link_tree(*links[:2], out, ui) if links else (set(), 0)
+    failed, linked = _link_tree(*links, out, ui) if links else (set(), 0)
     if failed:
         return 0, linked, failed
     return pages.render_tree(site, ui, out, counts, only), linked, failed
@@ -390,6 +391,8 @@ def _dump(store_file: str, path: Path, previous: Path | None,
 
 
 def _render_tree(ui: str) -> tuple[int, int, set[str]]:
+    if _JOB is None:  # set by _start_trees before the workers fork
+        raise RuntimeError("a tree worker started without its job")
     site, out, counts, todo, links = _JOB
     return _tree(site, ui, out, counts, todo[ui], links)
 

@@ -17,6 +17,7 @@ member in each language: all that pages other than a group's own show of it).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from kb import store
@@ -63,7 +64,7 @@ class SiteData:
     examples_available: bool = False
     glossary_available: bool = False
     #: Every group id in the site's order (default: the loaded groups', i.e. all of them).
-    group_order: list[str] | None = None
+    group_order: list[str] = field(default_factory=list)
     #: ruling id -> group id for loaded rulings that are not among their group's loaded members.
     ruling_groups: dict[str, str] = field(default_factory=dict)
     #: The groups linked to no rule, each {id, why} (:func:`kb.site.annotations.unlinked_groups`).
@@ -91,8 +92,8 @@ class SiteData:
         """Every card of language ``lang``, by id (the order of the language's listing)."""
         return self._by_lang.get(lang, [])
 
-    def __post_init__(self):
-        if self.group_order is None:
+    def __post_init__(self) -> None:
+        if not self.group_order:
             self.group_order = [g["id"] for g in self.groups]
         self._groups = {g["id"]: g for g in self.groups}
         self._group_of = {m["id"]: g["id"] for g in self.groups if not g.get("face_only")
@@ -151,14 +152,14 @@ class Corpus:
     def findings_of(self, group_id: str) -> list[dict]:
         return self._findings.get(group_id, [])
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._examples: dict[str, list] = {}
         for run in self.examples:
             self._examples.setdefault(str(run.get("group")), []).append(run)
         self._index_findings()
 
     def _index_findings(self) -> None:
-        self._findings: dict[str, list] = {}
+        self._findings: dict[str | None, list] = {}  # None: findings of no group
         for finding in self.findings or []:
             self._findings.setdefault(finding.get("group"), []).append(finding)
 
@@ -207,7 +208,7 @@ def load(db, corpus: Corpus | None = None) -> SiteData:
 
 
 def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict]]],
-             group_order: list[str] | None = None, face_only: set[str] = frozenset(),
+             group_order: list[str] | None = None, face_only: Collection[str] = frozenset(),
              ruling_groups: dict[str, str] | None = None) -> SiteData:
     """SiteData of these groups (``raw``: (id, members)), with their rules, examples and
     findings; ``face_only``: groups whose members are only their first in each language;
@@ -237,9 +238,9 @@ def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict
 
 
 def new_group(group_id, members: list[dict], rules: list[str], face_only: bool = False) -> dict:
-    group = {"id": str(group_id), "slug": slug(str(group_id)),
-             "rules": sorted(rules, key=rule_key), "members": sorted(members, key=ruling_order),
-             "examples": [], "findings": []}
+    group: dict = {"id": str(group_id), "slug": slug(str(group_id)),
+                   "rules": sorted(rules, key=rule_key),
+                   "members": sorted(members, key=ruling_order), "examples": [], "findings": []}
     if face_only:
         group["face_only"] = True
     return group
@@ -290,7 +291,7 @@ def members_light(db, order: list[str]) -> list[list[dict]]:
            "FROM memberships m JOIN rulings r ON r.id = m.ruling_id "
            "JOIN cards c ON c.id = r.card_id")
     if len(order) > FEW_GROUPS:
-        queries = [(sql, [])]
+        queries: list[tuple[str, list[str]]] = [(sql, [])]
     else:
         queries = [(f"{sql} WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
                    for chunk in store.chunks(order)]
@@ -308,7 +309,7 @@ FEW_GROUPS = 2000
 
 def memberships(db, column: str, values) -> dict[str, str]:
     """{ruling id: group id} of the memberships whose ``column`` is one of ``values``."""
-    out = {}
+    out: dict[str, str] = {}
     if "memberships" not in db.table_names():
         return out
     for chunk in store.chunks(sorted(set(values))):

@@ -51,14 +51,15 @@ def encode(db, path: Path, previous: Path | None = None,
         groups, count = export.groups(db), None
     else:
         ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=align.id_order)
-        if changed is not None and before:
+        if changed is not None and previous is not None and before:
             stale = (set(changed) | differing.groups(db, previous, _ROWS_OF_GROUPS)
                      | {g for g in ids if g not in before})
         else:
             stale = set(ids)
         groups, count = groups_of(db, ids, stale), len(ids)
     by_digest = {digest: (offset, length) for digest, offset, length in before.values()}
-    old = _Previous(previous / "site" / "data" / "rulings.json") if before else None
+    old = (_Previous(previous / "site" / "data" / "rulings.json")
+           if previous is not None and before else None)
     pieces, reused = [], 0
     try:
         with _Output(path) as out:
@@ -69,12 +70,12 @@ def encode(db, path: Path, previous: Path | None = None,
                 piece = None
                 if isinstance(group, str):  # unchanged: its piece as it was
                     group_id, (digest, offset, length) = group, before[group]
-                    piece = old.span(offset, length)
+                    piece = old.span(offset, length) if old else None
                     group = None if piece else export.groups(db, [group_id])[0]
                 if group is not None:
                     group_id, (digest, unsure) = group["id"], piece_digest(group)
-                    piece = old.span(*by_digest[digest]) if digest in by_digest else None
-                if piece:
+                    piece = old.span(*by_digest[digest]) if old and digest in by_digest else None
+                if piece and old:
                     reused += 1
                     pieces.append((group_id, digest, out.tell() + len(gap), piece[1]))
                     out.copy(old, gap, *piece)
@@ -134,7 +135,8 @@ class _Output:
     def __init__(self, path: Path):
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         self.position, self.buffer = 0, bytearray()
-        self.source, self.run = None, None  # run: [start, end] in the source, still to copy
+        self.source: _Previous | None = None
+        self.run: list[int] | None = None  # [start, end] in the source, still to copy
 
     def tell(self) -> int:
         return self.position
@@ -159,7 +161,7 @@ class _Output:
         self.position += length
 
     def _copy_run(self) -> None:
-        if self.run is None:
+        if self.run is None or self.source is None:
             return
         (start, end), self.run = self.run, None
         while start < end:

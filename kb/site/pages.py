@@ -52,7 +52,9 @@ def _environment() -> Environment:
 def environment(ui: str) -> Environment:
     """The environment speaking ``ui``: its gettext catalog and locale-aware helpers."""
     env = _environment()
-    env.install_gettext_translations(i18n.translations(ui), newstyle=True)
+    # The i18n extension adds this method at run time (Environment.extend): jinja2's stubs lack it.
+    env.install_gettext_translations(  # type: ignore[attr-defined]
+        i18n.translations(ui), newstyle=True)
     env.globals.update(
         ui=ui, language_name=lambda code: i18n.language_name(code, ui),
         date=lambda iso: i18n.date(iso, ui), number=lambda n: i18n.number(n, ui),
@@ -253,8 +255,9 @@ def pages(site: SiteData, only: set[str] | None = None) -> list[tuple[str, str, 
     def wanted(key: str) -> bool:
         return only is None or key in only
 
-    out = [("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
-           ("glossary.html", "glossary.html", {}), ("unlinked.html", "unlinked.html", {})]
+    out: list[tuple[str, str, dict | None]] = [
+        ("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
+        ("glossary.html", "glossary.html", {}), ("unlinked.html", "unlinked.html", {})]
     report = parts(site.group_order, REPORT_PAGE_GROUPS)
     findings = report_findings(site, report)
     out += _parted("consistency.html", "consistency", site.group_order, REPORT_PAGE_GROUPS,
@@ -288,7 +291,8 @@ def report_findings(site: SiteData, chunks: list[list[str]]) -> list[list[dict]]
     """The translator findings each part of the consistency report shows (``chunks``: each
     part's group ids): those of its rulings, in the findings' order, so a changed finding
     re-renders one part; the first part also shows those of no listed ruling (corpus-wide)."""
-    part_of = {group: number for number, chunk in enumerate(chunks) for group in chunk}
+    part_of: dict[str | None, int] = {group: number for number, chunk in enumerate(chunks)
+                                      for group in chunk}
     out: list[list[dict]] = [[] for _ in chunks]
     for finding in site.findings or []:
         out[part_of.get(finding.get("group"), 0)].append(finding)
@@ -303,7 +307,7 @@ def _parted(template: str, base: str, items: list, size: int, name: str, context
     ``number`` shows."""
     chunks = parts(items, size)
     keys = part_keys(base, len(chunks))
-    out = []
+    out: list[tuple[str, str, dict | None]] = []
     for (number, key), chunk in zip(keys, chunks):
         if not wanted(key):
             out.append((template, key, None))
