@@ -21,6 +21,7 @@ build kept no digests: the caller then builds everything.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def plan(db, previous: Path, changed_groups: set[str], changed_sources: set[str]
     whole |= {g for g, extra in extras.items() if old_groups.get(g, (None,) * 4)[3] != extra}
     members = site_data.memberships(db, "group_id", whole)
     loaded = {r["id"]: r for r in site_data.rulings_where(db, "id", members)}
-    raw = {g: [] for g in whole}
+    raw: dict[str, list[dict]] = {g: [] for g in whole}
     for ruling_id, group_id in members.items():
         raw[group_id].append(loaded[ruling_id])
     full = {g: site_data.new_group(g, rows, corpus.rules_of.get(g, [])) for g, rows in raw.items()}
@@ -101,7 +102,7 @@ def plan(db, previous: Path, changed_groups: set[str], changed_sources: set[str]
     render = {k for k, v in new.items() if old_pages.get(k) != v}
 
     # 4. What the pages to render show besides: a listing part's cards, the groups' faces.
-    cards_shown = set()
+    cards_shown: set[str] = set()
     for code in site_pages.present(site):
         chunks = site_pages.parts(site.cards_in(code), site_pages.LANG_PAGE_CARDS)
         for (_, key), chunk in zip(site_pages.part_keys(f"lang/{code}", len(chunks)), chunks):
@@ -202,7 +203,7 @@ def _touched_cards(db, previous: Path, corpus, changed_groups: set[str],
 
 
 def _site(db, corpus, full: dict[str, dict], old_groups: dict, cards: set[str], order: list[str],
-          faces: set[str] = frozenset()):
+          faces: Collection[str] = frozenset()):
     """SiteData of the ``full`` groups, the ``cards`` with their rulings and, given the
     previous ``old_groups`` rows, the faces of ``faces`` and of the groups of those rulings."""
     card_rulings = site_data.rulings_where(db, "card_id", cards)
