@@ -218,16 +218,17 @@ def expected(source_has: bool | None, count: int, total: int) -> bool:
 
     ``source_has``: whether the group's source says it (None: the group has no source);
     ``count`` of the ``total`` other translations say it. With a source, the source decides,
-    seconded by at least half of the other translations when there are two or more (what the
-    source says that no translation renders is its own wording, not a lost meaning); without
-    one, the translations' consensus (:func:`majority`).
+    seconded by most of the other translations when there are two or more (what the source
+    says that the translations do not render is its own wording, not a lost meaning; and one
+    translation's mistake must not make the others look wrong); without one, the
+    translations' consensus (:func:`majority`).
 
-    >>> expected(True, 0, 1), expected(True, 1, 4), expected(True, 2, 4), expected(None, 3, 4)
+    >>> expected(True, 0, 1), expected(True, 2, 4), expected(True, 3, 4), expected(None, 3, 4)
     (True, False, True, True)
     """
     if source_has is None:
         return majority(count, total)
-    return source_has and (total < 2 or 2 * count >= total)
+    return source_has and (total < 2 or 2 * count > total)
 
 
 def unexpected(source_has: bool | None, count: int, total: int) -> bool:
