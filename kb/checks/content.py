@@ -169,15 +169,15 @@ def _names(corpus: Corpus, source: Member | None, member: Member, others: list[M
             found = terms.replacement(corpus, member, witness, others, concept_id, start, end)
             yield found or member.finding(
                 "missing-concept", "warning",
-                f"no “{at.surface}” ({concept_id}) in this sentence, where the "
-                f"{_who_has(witness, more)} keep it", start, end)
+                f"no “{at.surface}” ({concept_id}) in this sentence, where "
+                f"{_who_has(witness, more)}", start, end)
             break
 
 
 def _who_has(witness: Member, more: list[Member]) -> str:
     if witness.is_source:
-        return f"{witness.lang} source"
-    return f"{', '.join(sorted(o.lang for o in more))} translations"
+        return f"the {witness.lang} source keeps it"
+    return f"the {', '.join(sorted(o.lang for o in more))} translations keep it"
 
 
 def _witness(corpus: Corpus, source: Member | None, concept_id: str) -> Member | None:

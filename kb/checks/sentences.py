@@ -126,7 +126,21 @@ def align(mine: Side, theirs: Side) -> tuple[Bead, ...]:
         di, dj = back[i][j]
         beads.append(Bead(tuple(range(i - di, i)), tuple(range(j - dj, j))))
         i, j = i - di, j - dj
-    return tuple(reversed(beads))
+    return _paired(list(reversed(beads)))
+
+
+def _paired(beads: list[Bead]) -> tuple[Bead, ...]:
+    """A sentence without counterpart next to a counterpart without sentence is one sentence
+    much changed (a clause cut out of it), not one dropped and another added: paired."""
+    out: list[Bead] = []
+    for bead in beads:
+        last = out[-1] if out else None
+        if last is not None and len(last.mine) + len(bead.mine) == 1 and \
+                len(last.theirs) + len(bead.theirs) == 1 and not (last.mine and last.theirs):
+            out[-1] = Bead(last.mine + bead.mine, last.theirs + bead.theirs)
+        else:
+            out.append(bead)
+    return tuple(out)
 
 
 def _bead_cost(mine: Side, theirs: Side, a: range, b: range, unit: float) -> float:
