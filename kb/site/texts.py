@@ -62,6 +62,12 @@ CHECKS = {
     "name-translated": N_("Name translated"),
     "term-variant": N_("Term variant"),
     "stale-suppression": N_("Unused suppression"),
+    "negation": N_("Negation"),
+    "condition": N_("Condition"),
+    "date-mismatch": N_("Date mismatch"),
+    "term-synonym": N_("Synonym of a glossary term"),
+    "wrong-term": N_("Wrong term"),
+    "checklist": N_("Team checklist"),
 }
 
 
@@ -120,16 +126,42 @@ MESSAGES = [
     N_("“%(surface)s” is an alternative term; the glossary prefers “%(preferred)s” (in this "
        "language: %(counts)s)"),
     N_("%(place)s accepts no finding of '%(check)s'; remove it"),
+    # Issue 22's checks, and the messages that point at a sentence (the source's when there
+    # is one).
+    N_("no “%(term)s” (%(concept)s) in this sentence, where the %(langs)s translations "
+       "have it (the %(lang)s source: “%(surface)s”)"),
+    N_("no “%(term)s” (%(concept)s) in this sentence, where the %(langs)s translations "
+       "have it"),
+    N_("no “%(term)s” (%(concept)s) in this sentence, where the %(lang)s source keeps it"),
+    N_("no “%(term)s” (%(concept)s) in this sentence, where the %(langs)s translations "
+       "keep it"),
+    N_("a negation missing: this sentence has %(own)s where the %(lang)s source has "
+       "%(theirs)s: expected as “%(said)s”"),
+    N_("a negation missing: this sentence has %(own)s where %(agree)s of the %(total)s "
+       "other translations have more (the %(lang)s one: %(theirs)s): expected as "
+       "“%(said)s”"),
+    N_("a condition missing: this sentence has %(own)s where the %(lang)s source has "
+       "%(theirs)s: expected as “%(said)s”"),
+    N_("a condition missing: this sentence has %(own)s where %(agree)s of the %(total)s "
+       "other translations have more (the %(lang)s one: %(theirs)s): expected as "
+       "“%(said)s”"),
+    N_("dated %(date)s where the %(lang)s source has %(want)s"),
+    N_("dated %(date)s where the %(lang)s source has %(want)s: day and month swapped?"),
+    N_("dated %(date)s where %(agree)s of the %(total)s other translations have %(want)s"),
+    N_("dated %(date)s where %(agree)s of the %(total)s other translations have "
+       "%(want)s: day and month swapped?"),
+    N_("dated %(date)s where the %(lang)s source has %(want)s (before its source: "
+       "impossible for a translation)"),
 ]
 
 _PART = re.compile(r"%\((\w+)\)s")
 #: Parts that are numbers, shown as they are.
-_NUMBERS = {"own", "agreed", "value", "usual_count", "used_count"}
+_NUMBERS = {"own", "agreed", "value", "usual_count", "used_count", "theirs", "agree", "total"}
 #: Parts quoted from a ruling's text (in the finding's language) or a glossary term.
 _QUOTED = {"excerpt", "term", "surface", "name", "local", "preferred", "text"}
 #: (check, part) quoting English words (the English left in a translation).
 _ENGLISH = {("untranslated-fragment", "excerpt"), ("untranslated-name", "excerpt"),
-            ("english-term", "surface")}
+            ("english-term", "surface"), ("missing-concept", "surface")}
 
 
 def _pattern(template: str) -> re.Pattern:
