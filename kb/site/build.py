@@ -20,7 +20,6 @@ import os
 import shutil
 from pathlib import Path
 
-import numpy as np
 
 from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 from kb.pipeline import forking
@@ -208,7 +207,8 @@ def _search_index(db, order: list[str], loaded: dict[str, list[dict]], out: Path
         return {g: [m for m in loaded[g] if m["lang"] in LANGUAGES] for g in groups}
 
     documents, members = search_state.assemble(order, texts, read, saved, changed_groups)
-    same = _same_chunks(documents, len(saved.parts) if saved else 0)
+    same = search_state.same_chunks(documents, len(saved.parts) if saved else 0,
+                                     search_index.DOCS_PER_CHUNK)
 
     def keep(path: Path, number: int) -> bool:
         return bool(same[number]) and files.keep(path)
@@ -229,16 +229,6 @@ def _search_index(db, order: list[str], loaded: dict[str, list[dict]], out: Path
     search_state.save(out.parent.parent, texts, documents)
     return {**figures, "search_linked": files.linked}, files
 
-
-def _same_chunks(documents, before: int) -> np.ndarray:
-    """Per chunk file: whether it holds the very documents, at the same numbers, as the
-    previous build's (of ``before`` documents) did."""
-    size, n = search_index.DOCS_PER_CHUNK, len(documents.source)
-    count = -(-n // size)
-    same = np.ones(count * size, dtype=bool)
-    same[:n] = documents.source == np.arange(n)
-    ends = np.arange(1, count + 1) * size
-    return same.reshape(count, size).all(axis=1) & (np.minimum(ends, n) == np.minimum(ends, before))
 
 
 def _read_members(documents, group_of: list[int], members: dict[int, dict], numbers,

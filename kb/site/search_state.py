@@ -242,3 +242,13 @@ def _joined(words: list[str]) -> np.ndarray:
 def _split(blob: np.ndarray) -> list[str]:
     text = blob.tobytes().decode("utf-8", "surrogatepass")
     return text.split(_SEP) if text else []
+
+def same_chunks(documents: Documents, before: int, size: int) -> np.ndarray:
+    """Per chunk file: whether it holds the very documents, at the same numbers, as the
+    previous build's (of ``before`` documents) did; ``size`` documents a chunk."""
+    n = len(documents.source)
+    count = -(-n // size)
+    same = np.ones(count * size, dtype=bool)
+    same[:n] = documents.source == np.arange(n)
+    ends = np.arange(1, count + 1) * size
+    return same.reshape(count, size).all(axis=1) & (np.minimum(ends, n) == np.minimum(ends, before))

@@ -144,13 +144,14 @@ def test_the_state_keeps_only_the_texts_documents_use(first, tmp_path):
 
 
 def test_same_chunks_are_the_ones_holding_the_same_documents_at_the_same_numbers():
-    from kb.site.build import _same_chunks
+    from kb.site.search_index import DOCS_PER_CHUNK
+    from kb.site.search_state import same_chunks
 
     size = si.DOCS_PER_CHUNK
     source = np.arange(3 * size + 2)  # the previous build had as many documents
     source[size + 1] = -1  # read anew: the second chunk changed
     documents = search_state.Documents(["g"], np.array([0, len(source)]),
                                        np.zeros((len(source), 2), dtype=np.int64), source)
-    assert _same_chunks(documents, len(source)).tolist() == [True, False, True, True]
+    assert same_chunks(documents, len(source), DOCS_PER_CHUNK).tolist() == [True, False, True, True]
     # One document more than before: the last chunk holds another document now.
-    assert _same_chunks(documents, len(source) - 1).tolist() == [True, False, True, False]
+    assert same_chunks(documents, len(source) - 1, DOCS_PER_CHUNK).tolist() == [True, False, True, False]
