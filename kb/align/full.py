@@ -5,6 +5,7 @@ incremental counterpart.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from kb.align import scoring
@@ -21,7 +22,7 @@ _SEARCH: list = []  # (glossary, texts) for the forked workers: inherited, never
 
 
 def prefetch_matches(texts: list[tuple[str, str]], glossary: Glossary,
-                     known: set[tuple[str, str]] = frozenset()) -> None:
+                     known: Collection[tuple[str, str]] = frozenset()) -> None:
     """Search the glossary (``also=("en",)``, as the alignment and the checks do) for every
     distinct (text, language) not ``known``, on every core; the glossary then has them."""
     import os
@@ -62,7 +63,7 @@ def align(rows: list[dict], glossary: Glossary | None = None) -> list[Aligned]:
 
 
 def align_all(rows: list[dict], glossary: Glossary | None = None,
-              known: set[tuple[str, str]] = frozenset()) -> Alignment:
+              known: Collection[tuple[str, str]] = frozenset()) -> Alignment:
     """:func:`align`, keeping the units, scorer and components.
 
     ``known``: the (text, language) pairs whose glossary matches the glossary already holds.
