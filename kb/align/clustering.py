@@ -180,6 +180,13 @@ def id_order(group_id: str) -> tuple:
 
 def _rule_key(number: str) -> tuple:
     """726.3 < 726.10, 701.49 < 701.49d."""
-    return tuple((int(p), "") if p.isdigit() else (int(re.match(r"\d+", p).group()),
-                                                    p.lstrip("0123456789"))
-                 for p in number.split(".") if p and p[0].isdigit())
+    return tuple(_part_key(p) for p in number.split(".") if p and p[0].isdigit())
+
+
+def _part_key(part: str) -> tuple[int, str]:
+    """'49' -> (49, ''), '49d' -> (49, 'd')."""
+    if part.isdigit():
+        return int(part), ""
+    digits = re.match(r"\d+", part)
+    assert digits is not None  # _rule_key keeps only the parts that start with a digit
+    return int(digits.group()), part.lstrip("0123456789")
