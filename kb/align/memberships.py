@@ -59,7 +59,7 @@ def unit_memberships(unit: Unit, group: Aligned, scorer: Scorer, score, rivals: 
     value = round(sum(score(u) for u in others) / len(others), 4) if others else None
     rival = best_rival(unit, rivals, score)
     signature_set = set(group.signature)
-    evidence = {
+    evidence: dict[str, object] = {
         "concepts": sorted(unit.concepts & signature_set),
         "missing": sorted(signature_set - unit.concepts),
         "extra": sorted(unit.concepts - signature_set),
