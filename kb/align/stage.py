@@ -31,11 +31,11 @@ def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glo
     schema.create(db, "groups", "memberships", "ruling_concepts", "card_identities")
     with db.conn:
         for table in ("memberships", "ruling_concepts", "card_identities"):
-            db[table].delete_where()
+            db.table(table).delete_where()
         if "group_rules" in db.table_names():
-            db["group_rules"].delete_where()
-        db["groups"].delete_where()
-        db["groups"].insert_all(
+            db.table("group_rules").delete_where()
+        db.table("groups").delete_where()
+        db.table("groups").insert_all(
             {"id": g.id, "fingerprint": g.fingerprint, "signature": json.dumps(list(g.signature)),
              "languages": ",".join(sorted({u.lang for u in g.units}, key=lang_order)),
              "size": len(g.memberships), "source": source_lang(g.units)} for g in groups)
@@ -53,7 +53,7 @@ def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glo
             ((m.ruling["id"], c.concept, c.start, c.end, c.surface, c.lang)
              for g in groups for m in g.memberships
              for c in glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",))))
-        db["card_identities"].insert_all(cards.identity_rows(db), pk="card_id", replace=True)
+        db.table("card_identities").insert_all(cards.identity_rows(db), pk="card_id", replace=True)
 
 
 def _dumped(evidence: dict, done: dict[int, str]) -> str:
