@@ -4,6 +4,7 @@ rulings, concepts and card identities that :mod:`kb.align.update` found changed.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from kb import store
 from kb.align import memberships
@@ -78,6 +79,14 @@ def with_rulings(db, index: align_state.Index, keys) -> None:
         index.cache[key].rulings = rows
 
 
+def _partial(groups: Groups, own: Aligned) -> Callable[[Unit], list[str]]:
+    """``partial(unit)`` for :func:`memberships.unit_memberships`: only a ruling alone in its
+    group may be a partial translation of another."""
+    if len(own.units) != 1:
+        return lambda u: []
+    return lambda u: memberships.partial_of(u, own, groups.containing(u.concepts))
+
+
 def write_memberships(db, index: align_state.Index, groups: Groups, redo: set[str]) -> None:
     with_rulings(db, index, redo)
     ids = [r["id"] for k in redo for r in index.cache[k].rulings]
@@ -96,8 +105,7 @@ def write_memberships(db, index: align_state.Index, groups: Groups, redo: set[st
             other = groups.of(k)
             if other.id != own.id:
                 rivals[other.id] = other
-        partial = ((lambda u, own=own: memberships.partial_of(u, own, groups.containing(u.concepts)))
-                   if len(own.units) == 1 else (lambda u: []))
+        partial = _partial(groups, own)
         dumped = None
         for m in memberships.unit_memberships(unit, own, index.scorer,
                                         lambda u, score=score: score.get(u.key, 0.0),
