@@ -64,15 +64,15 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     """
     if not set(align_state.STATE_TABLES) <= set(db.table_names()) or "groups" not in db.table_names():
         return None
-    changed_set, changed = set(changed), sorted(changed)
-    new_rows, old, rebuilt = _rebuild(db, changed, glossary)
+    changed_set, ordered = set(changed), sorted(changed)
+    new_rows, old, rebuilt = _rebuild(db, ordered, glossary)
     added = [u for k, u in rebuilt.items() if k not in old or old[k][2] != u.features()]
     removed = [Unit.from_features(lang, k, features, bucket)
                for k, (lang, bucket, features, _, _) in old.items()
                if k not in rebuilt or rebuilt[k].features() != features]
     same = [u for k, u in rebuilt.items() if k in old and old[k][2] == u.features()]
-    before = _previous_rulings(previous, changed)
-    was = {}
+    before = _previous_rulings(previous, ordered)
+    was: dict[str, set[str]] = {}
     for key, rid in align_state.query(db, "SELECT unit, ruling_id FROM unit_rulings WHERE unit IN {}",
                            [u.key for u in same]):
         was.setdefault(key, set()).add(rid)
@@ -85,14 +85,17 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
     state, n, df, lang_length = align_state.corpus_statistics(db, old, added, removed)
     old_n = int(state["n"])
     if min(n, old_n) <= scoring.ALL_PAIRS_LIMIT:
-        return _cannot("small corpus: every pair is scored")
+        _cannot("small corpus: every pair is scored")
+        return None
     weights = scoring.Scorer.corpus_weights(n, df)
     rescored = _holding(db, moved_concepts(weights, scoring.Scorer.corpus_weights(
         old_n, json.loads(state["df"]))), {u.key for u in added + removed})
     if len(rescored) > n * RESCORE_SHARE:
-        return _cannot(f"concept weights changed for {len(rescored)} texts")
+        _cannot(f"concept weights changed for {len(rescored)} texts")
+        return None
     if lang_length != json.loads(state["lang_length"]):
-        return _cannot("usual lengths changed")
+        _cannot("usual lengths changed")
+        return None
     delta: Counter = Counter()
     for unit in added:
         delta.update(scoring.block_keys(unit))
@@ -103,9 +106,10 @@ def update(db: sqlite_utils.Database, changed: set[str], glossary,
                             "GROUP BY block", blocks))
     if any((sizes.get(b, 0) <= scoring.KEY_LIMIT) != (sizes.get(b, 0) + delta[b] <= scoring.KEY_LIMIT)
            for b in blocks):
-        return _cannot("a blocking key crossed its limit")
+        _cannot("a blocking key crossed its limit")
+        return None
     scorer = scoring.Scorer.with_statistics(weights, lang_length)
-    return _apply(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
+    return _apply(db, scorer, glossary, ordered, new_rows, old, added, removed, same, touched,
                   n, df, rescored)
 
 
@@ -258,8 +262,8 @@ def _recluster(index: align_state.Index, keys: list[str], partners: dict[str, se
             if j is not None and j not in scores[i]:
                 scores[i][j] = scores[j][i] = index.scorer.value(unit, units[j])
     rank = [0] * len(units)  # ties go to content (unit keys), as in kb.align.cluster
-    for position, i in enumerate(sorted(range(len(units)), key=lambda i: units[i].key)):
-        rank[i] = position
+    for place, i in enumerate(sorted(range(len(units)), key=lambda i: units[i].key)):
+        rank[i] = place
     clusters = []
     found = clustering.components(len(units), scores)
     for comp in found:
