@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from kb import store
 from kb.core import registry
-from kb.corpus.languages import LANGUAGES
+from kb.corpus.languages import LANGUAGES, lang_order
 from kb.site.annotations import (
     any_finding,
     concepts,
@@ -113,10 +113,9 @@ def _card_order(card: dict) -> tuple:
 
 
 def ruling_order(row: dict) -> tuple:
-    """A ruling's place: its language (LANGUAGES' order), card name, file, position."""
-    lang = row["lang"]
-    return (LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES), row["card"],
-            row["source"], row["position"])
+    """A ruling's place: its language (the English original first, then LANGUAGES' order),
+    card name, file, position."""
+    return (lang_order(row["lang"]), row["card"], row["source"], row["position"])
 
 
 def group_order_key(group: dict) -> tuple:

@@ -15,7 +15,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
+from kb.corpus.languages import LANGUAGES, SOURCE_LANGUAGES, UI_LANGUAGES
 from kb.site import i18n, texts
 from kb.site.annotations import number_on
 from kb.site.data import SiteData
@@ -45,6 +45,7 @@ def _environment() -> Environment:
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                       auto_reload=False)
     env.globals.update(languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
+                       source_languages=SOURCE_LANGUAGES,
                        number_on=number_on, excerpt=excerpt, anchor=anchor_of, copies=copies)
     return env
 
