@@ -23,6 +23,10 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kb.reference.glossary import Concept, Glossary
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -135,7 +139,7 @@ class Group:
 @dataclass
 class Corpus:
     groups: list[Group]
-    glossary: object | None = None  # kb.reference.glossary.Glossary when available
+    glossary: Glossary | None = None
     _matches: dict = field(default_factory=dict, repr=False)
     cache: dict = field(default_factory=dict, repr=False)  # for checks' per-text results
     #: Corpus-wide counts some checks compare a text with (see :meth:`total`); given when
@@ -175,7 +179,9 @@ class Corpus:
             self._matches[key] = self.glossary.find(text, lang, also)
         return self._matches[key]
 
-    def concept(self, concept_id: str):
+    def concept(self, concept_id: str) -> Concept:
+        if self.glossary is None:  # no glossary knows no concept: as an unknown id does
+            raise KeyError(f"no glossary to find concept {concept_id!r} in")
         return self.glossary.get(concept_id)
 
 
