@@ -138,7 +138,8 @@ def forbidden(corpus: Corpus, member: Member, start: int = 0, end: int | None = 
     """``term-synonym`` findings for the glossary's forbidden terms in ``member``'s text (in
     ``start:end``)."""
     end = len(member.text) if end is None else end
-    for concept in corpus.glossary.concepts:
+    concepts = corpus.glossary.concepts if corpus.glossary is not None else []
+    for concept in concepts:
         for pattern in concept.forbidden.get(member.lang, ()):
             for m in _term_regex(pattern).finditer(member.text, start, end):
                 yield _synonym(member, concept, m.start(), m.end(), "a term the glossary "
@@ -227,7 +228,8 @@ def misspelt(corpus: Corpus, member: Member):
     """Names kept in English written almost like them ("Undrcity"): ``term-synonym``."""
     from difflib import SequenceMatcher
 
-    names = [c for c in corpus.glossary.concepts if c.keep_english]
+    concepts = corpus.glossary.concepts if corpus.glossary is not None else []
+    names = [c for c in concepts if c.keep_english]
     taken = [(m.start, m.end) for m in corpus.matches(member)]
     for m in _CAPITAL_WORDS.finditer(member.text):
         if any(a <= m.start() < b for a, b in taken):
@@ -251,7 +253,8 @@ def _who(witness: Member) -> str:
     return f"{witness.lang} {'source' if witness.is_source else 'translation'}"
 
 
-def _near(member: Member, corpus: Corpus, concept, start: int, end: int):
+def _near(member: Member, corpus: Corpus, concept, start: int,
+          end: int) -> tuple[int, int] | None:
     """The word group of ``start:end`` most like one of the concept's terms in the member's
     language (a shared long word or compound part, or a near spelling), outside other
     glossary matches; (start, end) or None."""
@@ -260,7 +263,8 @@ def _near(member: Member, corpus: Corpus, concept, start: int, end: int):
     taken = [(m.start, m.end) for m in corpus.matches(member)]
     words = [w for w in member.words if start <= w.start() and w.end() <= end
              and not any(a <= w.start() < b for a, b in taken)]
-    best, best_score = None, 0.0
+    best: tuple[int, int] | None = None
+    best_score = 0.0
     for term in concept.terms.get(member.lang) or concept.terms["en"]:
         size = len(term.split())
         for i in range(len(words)):
