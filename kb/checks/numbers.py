@@ -65,7 +65,7 @@ _ORDINALS: dict[str, dict[str, str]] = {
            "3rd": "tercer|tercer(?:o|a|os|as)", "last": "últim(?:o|a|os|as)"},
 }
 _REGEX = {lang: [(str(value), re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE))
-                 for value, words in {**_WORDS.get(lang, {}), **_ORDINALS.get(lang, {})}.items()]
+                 for value, words in (_WORDS.get(lang, {}) | _ORDINALS.get(lang, {})).items()]
           for lang in {*_WORDS, *_ORDINALS}}
 _ORDINAL_VALUES = frozenset(_ORDINALS["en"])
 _DIGITS = re.compile(r"(?<![\w/])\d+(?:[.,]\d+)*(?![\w/])")
@@ -132,7 +132,7 @@ def _numbers(corpus: Corpus, source: Member | None, member: Member, others: list
              if own.get(v) and rest(v, lambda n, v=v: n < len(own[v]))}
     replaced: set[str] = set()
     for value in missing:
-        witness = source if said is not None and value in said else next(
+        witness = source if source is not None and said is not None and value in said else next(
             o for o, t in zip(others, theirs) if value in t)
         occurrences = _values(corpus, witness)[value]
         at, digit, (start, end) = _missing_at(corpus, member, witness, value)
@@ -234,11 +234,11 @@ def _names(corpus: Corpus, source: Member | None, member: Member, others: list[M
         if name in member.text or not expected(name in said if said is not None else None,
                                                 count, len(others)):
             continue
-        witness = source if said is not None else next(o for o, s in zip(others, sets)
+        witness = source if source is not None else next(o for o, s in zip(others, sets)
                                                        if name in s)
         start, end = pairing(corpus, member, witness).where(witness.text.index(name))
         where = ", ".join(o.lang for o, s in zip(others, sets) if name in s)
-        who = " and ".join(([f"the {source.lang} source"] if said is not None else [])
+        who = " and ".join(([f"the {source.lang} source"] if source is not None else [])
                            + ([f"the {where} translations"] if where else []))
         yield member.finding(
             "name-mismatch", "warning",
