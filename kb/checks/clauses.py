@@ -56,8 +56,9 @@ def _compare(corpus: Corpus, kind: str, member: Member, source: Member | None,
     pairs = [pairing(corpus, member, w) for w in witnesses]
     reported: set[tuple[int, int]] = set()
     for i in range(len(pairs[0].mine.spans)):
-        # Per witness: (my count, theirs, their words) over the bead my sentence i is in.
-        seen = []
+        # Per witness: (my count, theirs, their words, my span, my words, the witness) over the
+        # bead my sentence i is in; None where the witness has no counterpart.
+        seen: list[tuple[int, int, list, tuple[int, int], list, Member] | None] = []
         for witness, pair in zip(witnesses, pairs):
             bead = pair.bead_of(i)
             if bead is None or not bead.theirs:
