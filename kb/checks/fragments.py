@@ -129,13 +129,13 @@ def _runs(member: Member, kept: list[tuple[int, int]]):
                                                                            member.lang)
         joined = run and word is not None and _GAP.fullmatch(
             member.text[run[-1].end():word.start()])
-        if kind != LOCAL and (not run or joined):
+        if word is not None and kind != LOCAL and (not run or joined):
             run.append(word)
             continue
         trimmed = _trim(run, member.lang)
         if trimmed:
             yield trimmed
-        run = [word] if kind != LOCAL else []
+        run = [word] if word is not None and kind != LOCAL else []
 
 
 def _trim(run: list[re.Match], lang: str) -> list[re.Match]:
