@@ -8,10 +8,12 @@ accepts goes to :attr:`Report.accepted`; a suppression that accepts nothing beco
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import sqlite_utils
 
+from kb.checks.checklist import Rule
 from kb.checks.families import FAMILIES
 from kb.checks.findings import SEVERITIES, Corpus, Finding
 from kb.checks.load import load_corpus
@@ -42,8 +44,8 @@ class Report:
         return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
 
 
-def run_checks(db: sqlite_utils.Database, accepted: list[Suppression] = (),
-               checklist: list = ()) -> Report:
+def run_checks(db: sqlite_utils.Database, accepted: Sequence[Suppression] = (),
+               checklist: Iterable[Rule] = ()) -> Report:
     """Check every aligned ruling in the store; ``accepted`` are suppressions to apply,
     ``checklist`` the team's own rules (:mod:`kb.checks.checklist`)."""
     corpus = load_corpus(db)
@@ -53,7 +55,7 @@ def run_checks(db: sqlite_utils.Database, accepted: list[Suppression] = (),
     return report
 
 
-def check_corpus(corpus: Corpus, accepted: list[Suppression] = ()) -> Report:
+def check_corpus(corpus: Corpus, accepted: Sequence[Suppression] = ()) -> Report:
     found = dedupe([f for family in FAMILIES for f in family.check(corpus)])
     report = Report()
     used: set[int] = set()
@@ -68,7 +70,7 @@ def check_corpus(corpus: Corpus, accepted: list[Suppression] = ()) -> Report:
     return report
 
 
-def stale(accepted: list[Suppression], used: set[int]) -> list[Finding]:
+def stale(accepted: Sequence[Suppression], used: set[int]) -> list[Finding]:
     """A ``stale-suppression`` finding for each of ``accepted`` whose index is not in ``used``
     (it accepted no finding): the file should not collect dead entries."""
     return [Finding("stale-suppression", "info", s.lang or "", s.group or "", s.card or "",
