@@ -30,7 +30,7 @@ def store_report(db: sqlite_utils.Database, report: Report) -> None:
         if TABLE in db.table_names():
             db[TABLE].drop()
         schema.create(db, TABLE)
-        db[TABLE].insert_all(rows)
+        db.table(TABLE).insert_all(rows)
 
 
 def row(finding: Finding, reason: str | None) -> dict:
