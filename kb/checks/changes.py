@@ -55,7 +55,7 @@ def changes(db, since: str | None = None, since_store: Path | None = None) -> di
             if row["date"] >= since:
                 report["languages"].setdefault(row["lang"], {"new or edited": []})[
                     "new or edited"].append(_entry(row))
-    else:
+    elif since_store is not None:  # always, as exactly one of the two is given
         if not Path(since_store).is_file():
             raise KbError(f"--since-store {since_store}: no such store")
         with store.read_only(since_store, rows=False) as conn:
