@@ -123,7 +123,9 @@ def align(mine: Side, theirs: Side) -> tuple[Bead, ...]:
                     cost[i + di][j + dj], back[i + di][j + dj] = step, (di, dj)
     beads, i, j = [], n, m
     while (i, j) != (0, 0):
-        di, dj = back[i][j]
+        shape = back[i][j]
+        assert shape is not None  # the cheapest path reaches (n, m) by steps: each is noted
+        di, dj = shape
         beads.append(Bead(tuple(range(i - di, i)), tuple(range(j - dj, j))))
         i, j = i - di, j - dj
     return _paired(list(reversed(beads)))
