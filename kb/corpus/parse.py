@@ -107,20 +107,20 @@ def parse_bytes(data: bytes, path: str, lang: str | None = None,
     lines = _lines(data)
     if not any(lines):
         raise FileProblem(1, "empty file: expected a card name, then dated rulings")
-    detected = _language(lines, lang, detection)
+    code, confidence = _language(lines, lang, detection)
     card_line = next(i for i, line in enumerate(lines) if line)
     card = lines[card_line]
     if dates.looks_like_date(card):
         raise FileProblem(card_line + 1, f"no card name: the first line is the date {card!r}")
-    rulings = tuple(_rulings(lines, card_line + 1, detected.lang))
+    rulings = tuple(_rulings(lines, card_line + 1, code))
     if not rulings:
         raise FileProblem(card_line + 1, "no rulings: expected a date line after the card name")
     return ParsedFile(
         path=path,
         sha256=hashlib.sha256(data).hexdigest(),
-        lang=detected.lang,
+        lang=code,
         lang_stated=lang is not None,
-        lang_confidence=round(detected.confidence, 4),
+        lang_confidence=round(confidence, 4),
         card=card.strip(),
         rulings=rulings,
     )
@@ -154,10 +154,11 @@ def _body(lines: list[str]) -> str:
 
 
 def _language(lines: list[str], stated: str | None,
-              found: languages.Detection | None = None) -> languages.Detection:
+              found: languages.Detection | None = None) -> tuple[str, float]:
+    """(the file's language, the confidence in it): stated, detected, or a FileProblem."""
     if stated:
         try:
-            return languages.Detection(languages.check_stated(stated), 1.0, ())
+            return languages.check_stated(stated), 1.0
         except ValueError as exc:
             raise FileProblem(1, str(exc)) from None
     if found is None:
@@ -167,12 +168,13 @@ def _language(lines: list[str], stated: str | None,
         supported = ", ".join(languages.CORPUS_LANGUAGES)
         raise FileProblem(1, f"cannot decide the language among {supported} (detector: {guesses}); "
                              "state it with --lang")
-    return found
+    return found.lang, found.confidence
 
 
 def _rulings(lines: list[str], start: int, lang: str):
     """Yield the rulings: each date line and the text that follows it."""
-    date, date_line, text_lines, position = None, 0, [], 0
+    date, date_line, position = None, 0, 0
+    text_lines: list[tuple[int, str]] = []
     for number, line in enumerate(lines[start:], start + 1):
         if dates.looks_like_date(line):
             if date is not None:
