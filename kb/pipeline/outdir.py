@@ -23,6 +23,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from filelock import FileLock, Timeout
@@ -80,7 +81,7 @@ def staged_output(out: Path, named: Path | None = None):
         _remove_later(old)
 
 
-def output_folder(out: str | Path, corpus: list[str] = ()) -> Path:
+def output_folder(out: str | Path, corpus: Iterable[str] = ()) -> Path:
     """The folder ``kb build --out out`` writes (a symlink's target), or :class:`KbError`
     when it must not be replaced whole: checked before any work, so a refusal touches nothing.
 
@@ -178,7 +179,7 @@ def check_store(path: Path) -> None:
                       f"{', '.join(missing)} table); pass the rulings.db of a build with --db")
 
 
-def writable_file(path: str | Path, corpus: list[str] = ()) -> Path:
+def writable_file(path: str | Path, corpus: Iterable[str] = ()) -> Path:
     """``path`` if a file can be written there (``--timings-json``), else :class:`KbError`:
     checked before any work, so that writing it never fails after the output is swapped in.
     Nothing is created."""
