@@ -84,7 +84,8 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
             timings_file.write_text(json.dumps({"stages": timings, "total": total}, indent=1)
                                     + "\n", encoding="utf-8")
         except OSError as exc:
-            raise KbError(f"{shown_path(timings_json)}: cannot write the timings: "
+            # The path as given (timings_file, set only with it, is its real path).
+            raise KbError(f"{shown_path(timings_json or timings_file)}: cannot write the timings: "
                           f"{exc.strerror}") from None
     return timings
 
