@@ -81,7 +81,8 @@ def query_apart(args: list[str], takes_value: dict[str, bool]) -> list[str]:
 
 def usage_line(exc: click.ClickException) -> str:
     """Click's error as one line, as every error of the tool (not its usage block)."""
-    where = exc.ctx.command_path if getattr(exc, "ctx", None) else "kb"
+    ctx = exc.ctx if isinstance(exc, click.UsageError) else None  # only usage errors have one
+    where = ctx.command_path if ctx else "kb"
     hint = f" (see {where} --help)" if isinstance(exc, click.UsageError) else ""
     return printable(f"{where}: {exc.format_message().rstrip('.')}{hint}")
 
