@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import jsonschema
@@ -170,3 +171,21 @@ def test_kb_changes_since_a_store_and_since_a_date(built, tmp_path):
     dated = json.loads(since.output)["languages"]
     assert list(dated) == ["es"] and len(dated["es"]["new or edited"]) == 1
     assert CliRunner().invoke(cli, ["changes", "--db", str(new_db)]).exit_code == 2
+
+
+def test_a_checklist_beside_the_corpus_is_read_by_the_build(tmp_path):
+    corpus = tmp_path / "rulings"
+    shutil.copytree(ROOT / "rulings", corpus)
+    out = tmp_path / "_build"
+    build([str(corpus)], out, None)
+    assert build([str(corpus)], out, None) == {}  # up to date
+    (corpus / "checklist.toml").write_text(
+        '[[rule]]\nid = "de-team"\nlang = "de"\npattern = "Teammitglied"\n'
+        'message = "say « Mitspieler »"\n', encoding="utf-8")
+    assert build([str(corpus)], out, None)  # the checklist changed: built again
+    db = out / "rulings.db"
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute('SELECT "check", severity, excerpt FROM findings '
+                            "WHERE \"check\" = 'checklist'").fetchall()
+    assert rows == [("checklist", "warning", "Teammitglied")] * 2
+    assert run("--db", db, "--format", "json").exit_code == 0
