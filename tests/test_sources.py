@@ -141,3 +141,20 @@ def test_a_date_with_day_and_month_swapped_is_an_error_naming_the_expected_date(
     dates = [f for f in found if f.check == "date-mismatch"]
     assert [(f.severity, f.lang) for f in dates] == [("error", "it")]
     assert "2022-10-06 where the en source has 2022-06-10" in dates[0].message
+
+
+def test_translations_older_than_their_source_are_listed_by_kb_changes(tmp_path):
+    from kb.checks.changes import changes
+
+    def newer_original(corpus: Path) -> None:
+        for path in corpus.glob("en-*.txt"):
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace("2022-06-10", "2023-01-20", 1), encoding="utf-8")
+
+    db = store_of(corpus_with_english(tmp_path, newer_original), tmp_path)
+    report = changes(db, since="2023-01-01")
+    assert list(report["languages"]) == ["en"] and len(report["languages"]["en"][
+        "new or edited"]) == 4
+    outdated = report["outdated"]
+    assert sorted(o["lang"] for o in outdated) == ["de", "es", "fr", "it", "ru"]
+    assert all(o["reason"] == "dated 2022-06-10, its source 2023-01-20" for o in outdated)
