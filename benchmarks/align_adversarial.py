@@ -11,6 +11,10 @@ the position in the file says nothing either.
 The truth: the five rulings carrying one number are one group (key ``case-<number>``), and
 there are N groups. ``expected.json`` beside the corpus maps ``file name#position`` to the key.
 
+With ``--langs ru`` the corpus is one file of N rulings (issue 23's case: "20,000
+near-identical rulings in one file"): every ruling is a group of its own, and each one alone
+is checked for a group it may partially translate, which was quadratic in the file's size.
+
 Each size is built through the command line, so the benchmark runs against any version of
 the code (``--kb "env PYTHONPATH=/tmp/wt-base python -m kb"`` runs another checkout):
 
@@ -23,8 +27,8 @@ recall over rulings (a pair is predicted when both rulings are in one exported g
 when both carry the same number) and whether the partition is exactly the truth.
 
     python benchmarks/align_adversarial.py [--sizes 500 1000 2000 4000] [--kb CMD]
-                                           [--shuffle] [--work /tmp/kb-adversarial]
-                                           [--json FILE]
+                                           [--shuffle] [--langs ru,it,fr,de,es]
+                                           [--work /tmp/kb-adversarial] [--json FILE]
 
 The generator reads the seed files as plain text (it does not import kb), so the corpus is
 the same whichever code builds it.
@@ -79,15 +83,16 @@ def read_seeds(folder: Path = ROOT / "rulings") -> dict[str, tuple[str, str, lis
 
 
 def generate(corpus: Path, size: int, text: int = DEFAULT_TEXT, shuffle: bool = False,
-             seed: int = 1) -> dict[str, str]:
-    """Write the five files of ``size`` near-twins under ``corpus``; return and write the truth
-    ({file name#position: group key}) as ``corpus/../expected.json``."""
+             seed: int = 1, langs: tuple[str, ...] = LANGS) -> dict[str, str]:
+    """Write the files (one per language of ``langs``) of ``size`` near-twins under
+    ``corpus``; return and write the truth ({file name#position: group key}) as
+    ``corpus/../expected.json``."""
     seeds = read_seeds()
     corpus.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     width = max(5, len(str(size)))
     expected: dict[str, str] = {}
-    for lang in LANGS:
+    for lang in langs:
         card, date, texts = seeds[lang]
         if _DIGITS.search(texts[text - 1]):
             raise SystemExit(f"seed ruling {text} has digits of its own; choose another")
@@ -148,15 +153,18 @@ def run(command: list[str], cwd: Path, env: dict, stdout=subprocess.DEVNULL):
     return time.perf_counter() - started, done
 
 
-def measure(kb: list[str], env: dict, work: Path, size: int, text: int, shuffle: bool) -> dict:
-    here = work / f"n{size}{'-shuffled' if shuffle else ''}"
+def measure(kb: list[str], env: dict, work: Path, size: int, text: int, shuffle: bool,
+            langs: tuple[str, ...] = LANGS) -> dict:
+    here = work / (f"n{size}{'-shuffled' if shuffle else ''}"
+                   f"{'' if langs == LANGS else '-' + '-'.join(langs)}")
     if here.exists():
         shutil.rmtree(here)  # only folders this benchmark made under its work folder
     corpus, out, timings = here / "rulings", here / "out", here / "timings.json"
-    generate(corpus, size, text, shuffle)
+    generate(corpus, size, text, shuffle, langs=langs)
     wall, built = run(kb + ["build", str(corpus), "--out", str(out), "--full",
                             "--timings-json", str(timings)], here, env)
-    result = {"size": size, "shuffled": shuffle, "status": built.returncode}
+    result = {"size": size, "shuffled": shuffle, "langs": list(langs),
+              "status": built.returncode}
     if built.returncode != 0:
         result["error"] = built.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
         return result
@@ -184,9 +192,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed position of the ruling every file repeats")
     parser.add_argument("--shuffle", action="store_true",
                         help="each language lists its rulings in its own random order")
+    parser.add_argument("--langs", default=",".join(LANGS),
+                        help="the languages with a file (ru alone: issue 23's one-file case)")
     parser.add_argument("--work", type=Path, default=Path("/tmp/kb-adversarial"))
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
+    langs = tuple(lang for lang in LANGS if lang in args.langs.split(","))
+    if not langs:
+        parser.error(f"--langs: none of {', '.join(LANGS)}")
     env = dict(os.environ)
     if args.kb:
         kb = shlex.split(args.kb)
@@ -195,12 +208,12 @@ def main(argv: list[str] | None = None) -> int:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT),
                                                           env.get("PYTHONPATH", "")]))
     args.work.mkdir(parents=True, exist_ok=True)
-    print(f"kb: {' '.join(kb)}   shuffled: {args.shuffle}")
+    print(f"kb: {' '.join(kb)}   shuffled: {args.shuffle}   files: {', '.join(langs)}")
     print(f"{'N':>7} {'rulings':>8} {'align s':>8} {'build s':>8} {'wall s':>7} "
           f"{'groups':>7} {'precision':>9} {'recall':>7} {'exact':>6}")
     results = []
     for size in args.sizes:
-        r = measure(kb, env, args.work, size, args.text, args.shuffle)
+        r = measure(kb, env, args.work, size, args.text, args.shuffle, langs)
         results.append(r)
         if r["status"] != 0 or "error" in r:
             print(f"{size:>7} failed (exit {r['status']}): {' '.join(r.get('error', []))}")
@@ -215,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"align time x{growth:.1f} for x{last['size'] / first['size']:.0f} rulings")
     if args.json:
         args.json.write_text(json.dumps({"kb": kb, "shuffled": args.shuffle,
-                                         "results": results}, indent=1) + "\n",
+                                         "langs": list(langs), "results": results},
+                                        indent=1) + "\n",
                              encoding="utf-8")
     return 0 if all(r["status"] == 0 and "error" not in r for r in results) else 1
 
