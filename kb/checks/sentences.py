@@ -103,6 +103,11 @@ def align(mine: Side, theirs: Side) -> tuple[Bead, ...]:
     [((0,), (0,)), ((1,), ()), ((2,), (1,))]
     """
     n, m = len(mine.spans), len(theirs.spans)
+    if n == m:
+        # As many sentences on both sides: one with one (the programme finds nothing else on
+        # the translations of a ruling, and a clause cut out of a sentence is still its
+        # counterpart, see _paired); the checks align every text with five others.
+        return tuple(Bead((i,), (i,)) for i in range(n))
     # Shares of one common length, so a text missing a sentence is shorter, not its other
     # sentences longer.
     unit = max(1.0, mine.size(), theirs.size())
@@ -215,11 +220,32 @@ class Pairing:
 def pairing(corpus, member, other) -> Pairing:
     """The sentence pairing of ``member``'s text with ``other``'s (cached per pair of texts;
     ``corpus`` gives the glossary matches the sentences are anchored by)."""
-    key = ("pairing", member.lang, member.text, other.lang, other.text)
-    found = corpus.cache.get(key)
+    # The checks go group by group: a pairing is asked for again within its group only, so
+    # a bounded cache keeps memory flat on a corpus of 100,000 rulings.
+    cache = corpus.cache.setdefault("pairings", {})
+    key = (member.lang, member.text, other.lang, other.text)
+    found = cache.get(key)
     if found is None:
-        # Both sides scaled to English: a French sentence is expected 15% longer.
-        mine = Side.of(member.text, corpus.matches(member), 1 / length_factor(member.lang))
-        theirs = Side.of(other.text, corpus.matches(other), 1 / length_factor(other.lang))
-        found = corpus.cache[key] = Pairing(mine, theirs, align(mine, theirs))
+        if len(cache) >= PAIRINGS_KEPT:
+            cache.clear()
+        mine, theirs = _side(corpus, member), _side(corpus, other)
+        found = cache[key] = Pairing(mine, theirs, align(mine, theirs))
     return found
+
+
+def _side(corpus, member) -> Side:
+    """A member's text as a Side, scaled to English (a French sentence is expected 15%
+    longer); one per text, as the pairings are."""
+    cache = corpus.cache.setdefault("sides", {})
+    key = (member.lang, member.text)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= PAIRINGS_KEPT:
+            cache.clear()
+        found = cache[key] = Side.of(member.text, corpus.matches(member),
+                                     1 / length_factor(member.lang))
+    return found
+
+
+#: How many pairings :func:`pairing` keeps (a group asks for at most a few dozen).
+PAIRINGS_KEPT = 20_000

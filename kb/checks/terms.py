@@ -239,8 +239,10 @@ def misspelt(corpus: Corpus, member: Member):
             size = len(name.split())
             words = member.text[m.start():].split()[:size]
             candidate = " ".join(words).rstrip(".,;:!?)»”")
-            if candidate != name and len(candidate) >= 5 and SequenceMatcher(
-                    None, candidate.lower(), name.lower()).ratio() >= 0.85:
+            if candidate == name or len(candidate) < 5 or abs(len(candidate) - len(name)) > 3:
+                continue
+            matcher = SequenceMatcher(None, candidate.lower(), name.lower())
+            if matcher.quick_ratio() >= 0.85 and matcher.ratio() >= 0.85:
                 yield _synonym(member, concept, m.start(), m.start() + len(candidate),
                                "the name misspelt")
 
