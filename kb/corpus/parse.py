@@ -132,13 +132,12 @@ def _decode(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise FileProblem(line, f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise FileProblem(line, "NUL character in a text file")
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     control = safe.CONTROL.search(text)
     if control:  # ESC, BEL, backspace...: they would act on the terminal that shows the text
         line = text.count("\n", 0, control.start()) + 1
+        if control.group() == "\x00":
+            raise FileProblem(line, "NUL character in a text file")
         raise FileProblem(line, f"control character U+{ord(control.group()):04X} in the text "
                                 "(only tabs and line ends may be)")
     return text
