@@ -27,7 +27,9 @@ CHECKS = {
     "negation": "a negation lost or added against the source or the other translations",
     "condition": "a condition or clause missing against the source or the other translations",
 }
-_WHAT = {"negations": ("negation", "a negation"), "conditions": ("condition", "a condition")}
+# "times" ("when" clauses) are conditions in time: reported as conditions, compared apart.
+_WHAT = {"negations": ("negation", "a negation"), "conditions": ("condition", "a condition"),
+         "times": ("condition", "a condition")}
 
 
 def check(corpus: Corpus):
@@ -89,7 +91,7 @@ def _differs(seen, fewer: bool, kind: str) -> bool:
     if seen is None:
         return False
     mine, theirs = seen[0], seen[1]
-    if kind == "conditions":  # by presence
+    if kind != "negations":  # by presence
         mine, theirs = min(mine, 1), min(theirs, 1)
     return theirs > mine if fewer else theirs < mine
 

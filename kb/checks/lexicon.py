@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 WORDS_FILE = Path(__file__).with_name("words.toml")
-KINDS = ("negations", "conditions")
+KINDS = ("negations", "conditions", "times")
 _CLAUSE_START = re.compile(r"[,;:()—–.!?]")
 
 
@@ -42,7 +42,8 @@ def _regex(lang: str, kind: str) -> re.Pattern | None:
 
 @lru_cache(maxsize=200_000)
 def occurrences(text: str, lang: str, kind: str) -> tuple[tuple[int, int], ...]:
-    """Spans of the ``kind`` words ("negations" or "conditions") of ``lang`` in ``text``.
+    """Spans of the ``kind`` words ("negations", "conditions", "times") of ``lang`` in
+    ``text``.
 
     A negator whose clause opens with an expletive word ("finché ... non") is left out. In a
     translation, English words count too (English left in it still says what it says).
