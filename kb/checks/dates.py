@@ -34,7 +34,7 @@ def _member(group, member: Member):
         return
     source = group.source
     if source is not None and source.date:
-        want, who = source.date, f"the {source.lang} source"
+        want, who = source.date, f"the {source.lang} source has"
     else:
         others = [o for o in group.others(member) if o.date]
         if not others:
@@ -42,18 +42,18 @@ def _member(group, member: Member):
         want, count = Counter(o.date for o in others).most_common(1)[0]
         if not majority(count, len(others)):
             return
-        who = f"{count} of the {len(others)} other translations"
+        who = f"{count} of the {len(others)} other translations have"
     if member.date == want:
         return
     if swapped(member.date) == want:
         yield member.finding(
             "date-mismatch", "error",
-            f"dated {member.date} where {who} has {want}: day and month swapped?", 0, 0)
+            f"dated {member.date} where {who} {want}: day and month swapped?", 0, 0)
         return
     later = " (before its source: impossible for a translation)" if (
         source is not None and member.date < want) else ""
     yield member.finding(
-        "date-mismatch", "warning", f"dated {member.date} where {who} has {want}{later}", 0, 0)
+        "date-mismatch", "warning", f"dated {member.date} where {who} {want}{later}", 0, 0)
 
 
 def swapped(iso: str) -> str | None:

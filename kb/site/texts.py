@@ -145,13 +145,13 @@ MESSAGES = [
     N_("a condition missing: this sentence has %(own)s where %(agree)s of the %(total)s "
        "other translations have more (the %(lang)s one: %(theirs)s): expected as "
        "“%(said)s”"),
-    N_("dated %(date)s where the %(lang)s source has %(want)s"),
     N_("dated %(date)s where the %(lang)s source has %(want)s: day and month swapped?"),
-    N_("dated %(date)s where %(agree)s of the %(total)s other translations have %(want)s"),
-    N_("dated %(date)s where %(agree)s of the %(total)s other translations have "
-       "%(want)s: day and month swapped?"),
     N_("dated %(date)s where the %(lang)s source has %(want)s (before its source: "
        "impossible for a translation)"),
+    N_("dated %(date)s where the %(lang)s source has %(want)s"),
+    N_("dated %(date)s where %(agree)s of the %(total)s other translations have "
+       "%(want)s: day and month swapped?"),
+    N_("dated %(date)s where %(agree)s of the %(total)s other translations have %(want)s"),
 ]
 
 _PART = re.compile(r"%\((\w+)\)s")
