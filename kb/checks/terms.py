@@ -275,8 +275,10 @@ def _near(member: Member, corpus: Corpus, concept, start: int,
                 if any(ch in ".,;:!?()«»“”„\"" for ch in member.text[a:b]):
                     break
                 candidate = member.text[a:b]
-                score = SequenceMatcher(None, candidate.lower(), term.lower()).ratio()
-                if (score >= _NEAR or _shares_part(candidate, term)) and score > best_score:
+                ratio = SequenceMatcher(None, candidate.lower(), term.lower()).ratio()
+                # A word more than the term has (an article) must earn its place.
+                score = ratio - 0.1 * max(0, j - i + 1 - size)
+                if (ratio >= _NEAR or _shares_part(candidate, term)) and score > best_score:
                     best, best_score = (a, b), score
     return best
 

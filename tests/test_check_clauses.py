@@ -1,0 +1,136 @@
+"""The checks of issue 22 on the seeds (no English originals: the translations compared with
+one another), each on a mistake of our own: what is found, at what severity, and that the
+excerpt is the words or the sentence at fault, never the whole text."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kb.checks import sentences
+from kb.checks.load import load_corpus
+from kb.checks.run import check_corpus
+from kb.corpus.files import corpus_files
+from kb.pipeline import build
+from kb.pipeline.context import BuildContext
+
+SEEDS = Path(__file__).resolve().parent.parent / "rulings"
+
+
+def findings_after(tmp_path: Path, name: str, old: str, new: str, lang: str):
+    corpus = tmp_path / "rulings"
+    shutil.copytree(SEEDS, corpus)  # with the seeds' suppressions
+    path = corpus / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    names = [n for n, _ in build.STAGES]
+    ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=tmp_path)
+    for _, target in build.STAGES[:names.index("align") + 1]:
+        build.stage_function(target)(ctx)
+    from kb.checks import suppressions
+    accepted = [s for p in suppressions.discover(ctx.corpus) for s in suppressions.load(p)]
+    report = check_corpus(load_corpus(ctx.db), accepted)
+    texts = {r["id"]: r["text"] for r in ctx.db["rulings"].rows}
+    found = [f for f in report.findings if f.lang == lang]
+    for f in found:  # never the whole text
+        assert f.excerpt == texts[f.ruling][f.start:f.end] if f.ruling else True
+        assert not f.ruling or f.excerpt != texts[f.ruling] or len(
+            sentences.sentences(texts[f.ruling])) == 1, f
+    return found
+
+
+def only(found, check):
+    return [f for f in found if f.check == check]
+
+
+def test_seeds_give_no_error_with_their_suppressions(tmp_path):
+    found = findings_after(tmp_path, "fr-chasseur-vengeur.txt", "Un seul", "Un seul", "it")
+    assert not [f for f in found if f.severity == "error"]
+
+
+def test_a_negation_dropped_leaving_none_is_an_error_at_its_sentence(tmp_path):
+    found = findings_after(tmp_path, "es-vidente-del-pasaje.txt", "No hay iniciativa en",
+                           "Hay iniciativa en", "es")
+    [negation] = only(found, "negation")
+    assert negation.severity == "error"
+    assert negation.excerpt.startswith("Hay iniciativa en un juego")
+    assert negation.excerpt.endswith("tome la iniciativa.")
+
+
+def test_a_condition_cut_out_is_an_error_at_its_sentence(tmp_path):
+    found = findings_after(tmp_path, "fr-chasseur-vengeur.txt",
+                           "Si vous êtes déjà dans la dernière salle, vous terminez",
+                           "Vous terminez", "fr")
+    [condition] = only(found, "condition")
+    assert condition.severity == "error" and condition.excerpt.startswith("Vous terminez")
+
+
+def test_a_number_replaced_is_an_error_naming_both_values(tmp_path):
+    found = findings_after(tmp_path, "de-unterkellersaeuberung.txt", "Wenn beide Spieler",
+                           "Wenn drei Spieler", "de")
+    [number] = only(found, "number-mismatch")
+    assert (number.severity, number.excerpt) == ("error", "drei")
+    assert "(3) where the" in number.message and "(2)" in number.message
+
+
+def test_an_ordinal_replaced_is_an_error(tmp_path):
+    found = findings_after(tmp_path, "ru-issledovatel-podzemya.txt", "последней комнате",
+                           "первой комнате", "ru")
+    assert any(f.check == "number-mismatch" and f.severity == "error" and f.excerpt == "первой"
+               for f in found)
+
+
+def test_a_synonym_of_the_glossary_term_names_the_word_and_the_term(tmp_path):
+    found = findings_after(tmp_path, "de-unterkellersaeuberung.txt", "Kommandozone",
+                           "Befehlszone", "de")
+    [synonym] = only(found, "term-synonym")
+    assert synonym.severity == "warning" and synonym.excerpt == "Befehlszone"
+    assert "“Befehlszone” where the glossary has “Kommandozone” (command_zone)" in \
+        synonym.message
+
+
+def test_a_forbidden_term_is_reported_with_the_term_expected(tmp_path):
+    found = findings_after(tmp_path, "fr-chasseur-vengeur.txt", "blessures de combat",
+                           "dégâts de combat", "fr")
+    [synonym] = only(found, "term-synonym")
+    assert synonym.excerpt == "dégâts de combat"
+    assert "where the glossary has “blessures de combat”" in synonym.message
+
+
+def test_another_concepts_term_is_a_wrong_term(tmp_path):
+    found = findings_after(tmp_path, "de-unterkellersaeuberung.txt", "Kommandozone",
+                           "Exilzone", "de")
+    [wrong] = only(found, "wrong-term")
+    assert (wrong.severity, wrong.excerpt) == ("error", "Exilzone")
+    assert "expected “Kommandozone”" in wrong.message
+
+
+def test_a_misspelt_name_kept_in_english(tmp_path):
+    found = findings_after(tmp_path, "it-cacciatore-vendicatore.txt",
+                           "non puoi iniziare un dungeon diverso da Undercity",
+                           "non puoi iniziare un dungeon diverso da Undercty", "it")
+    assert any(f.check == "term-synonym" and f.excerpt == "Undercty" for f in found)
+
+
+def test_a_sentence_dropped_points_next_to_the_gap(tmp_path):
+    found = findings_after(tmp_path, "es-vidente-del-pasaje.txt",
+                           " Una vez que se indica a un jugador que haga esto, tiene la "
+                           "iniciativa hasta que otro jugador tome la iniciativa.", "", "es")
+    [count] = only(found, "sentence-count")
+    assert count.severity == "error" and count.excerpt.startswith("No hay iniciativa")
+    assert "no counterpart of its sentence 2" in count.message
+
+
+@pytest.mark.parametrize("lang, text, count", [
+    ("fr", "Il n’y a pas d’initiative tant qu’un effet n’instruit pas un joueur.", 1),
+    ("it", "Non c'è iniziativa finché un effetto non lo richiede.", 1),
+    ("ru", "Нет инициативы, пока эффект не предпишет.", 1),
+    ("en", "You can’t, unless you’re told to, and not otherwise.", 3),
+])
+def test_negations_are_counted_per_language_with_expletives_left_out(lang, text, count):
+    from kb.checks.lexicon import occurrences
+
+    assert len(occurrences(text, lang, "negations")) == count
