@@ -52,12 +52,21 @@ def test_seeds_give_no_error_with_their_suppressions(tmp_path):
 
 
 def test_a_negation_dropped_leaving_none_is_an_error_at_its_sentence(tmp_path):
-    found = findings_after(tmp_path, "es-vidente-del-pasaje.txt", "No hay iniciativa en",
-                           "Hay iniciativa en", "es")
+    found = findings_after(tmp_path, "es-vidente-del-pasaje.txt", "pero no hace que tenga",
+                           "pero hace que tenga", "es")
     [negation] = only(found, "negation")
     assert negation.severity == "error"
-    assert negation.excerpt.startswith("Hay iniciativa en un juego")
-    assert negation.excerpt.endswith("tome la iniciativa.")
+    assert negation.excerpt.startswith("Esto hace que ese jugador se adentre")
+    assert negation.excerpt.endswith("varias designaciones de iniciativa.")
+
+
+def test_a_negation_dropped_from_an_until_clause_is_found(tmp_path):
+    # "tant qu'un effet n'instruit pas" is "until an effect instructs": without the "ne" the
+    # French says "as long as"; the other languages' "until" counts as its negation.
+    found = findings_after(tmp_path, "fr-chasseur-vengeur.txt", "tant qu’un effet n’instruit pas",
+                           "tant qu’un effet instruit", "fr")
+    [negation] = only(found, "negation")
+    assert negation.severity == "warning" and negation.excerpt.startswith("Il n’y a pas")
 
 
 def test_a_condition_cut_out_is_an_error_at_its_sentence(tmp_path):
@@ -125,9 +134,15 @@ def test_a_sentence_dropped_points_next_to_the_gap(tmp_path):
 
 
 @pytest.mark.parametrize("lang, text, count", [
-    ("fr", "Il n’y a pas d’initiative tant qu’un effet n’instruit pas un joueur.", 1),
-    ("it", "Non c'è iniziativa finché un effetto non lo richiede.", 1),
-    ("ru", "Нет инициативы, пока эффект не предпишет.", 1),
+    # "until" is "as long as not": counted the same in every language
+    ("fr", "Il n’y a pas d’initiative tant qu’un effet n’instruit pas un joueur.", 2),
+    ("it", "Non c'è iniziativa finché un effetto non lo richiede.", 2),
+    ("ru", "Нет инициативы, пока эффект не предпишет.", 2),
+    ("en", "A game has no initiative until an effect says so.", 2),
+    ("de", "Es gibt keine Initiative, bis ein Effekt es sagt.", 2),
+    # expletive negators are not negations
+    ("it", "Non puoi, a meno che non ti venga richiesto.", 2),
+    ("fr", "Vous ne pouvez pas, à moins qu’on ne vous le demande.", 2),
     ("en", "You can’t, unless you’re told to, and not otherwise.", 3),
 ])
 def test_negations_are_counted_per_language_with_expletives_left_out(lang, text, count):

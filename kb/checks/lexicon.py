@@ -48,8 +48,8 @@ def occurrences(text: str, lang: str, kind: str) -> tuple[tuple[int, int], ...]:
     A negator whose clause opens with an expletive word ("finché ... non") is left out. In a
     translation, English words count too (English left in it still says what it says).
 
-    >>> occurrences("Non puoi, finché un altro non la prende.", "it", "negations")
-    ((0, 3),)
+    >>> occurrences("Non puoi, a meno che non ti venga richiesto.", "it", "negations")
+    ((0, 3), (10, 20))
     >>> occurrences("You can’t unless you’re told, and not otherwise.", "en", "negations")
     ((4, 9), (10, 16), (34, 37))
     >>> occurrences("se non ti trovi nel dungeon (not venture)", "it", "negations")
