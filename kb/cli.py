@@ -72,8 +72,8 @@ def cli():
 @click.argument("corpus", nargs=-1, type=click.Path(path_type=str))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_build"),
               show_default=True, help="Output folder: rulings.db, index/ and site/ go here.")
-@click.option("--lang", help="State the language of every file (ru, it, fr, de, es) "
-              "instead of detecting it.")
+@click.option("--lang", help="State the language of every file (en for English originals; "
+              "ru, it, fr, de, es) instead of detecting it.")
 @click.option("--timings-json", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the seconds each stage took to this file, as JSON.")
 @click.option("--full", is_flag=True, help="Build from nothing: do not start from the "
