@@ -91,7 +91,8 @@ def build_site(corpus: list[str], out: Path, code: Path = ROOT) -> float:
 
 def our_indexing(db_path: Path) -> tuple[float, dict]:
     from kb import store  # this checkout's code (the rest runs any checkout's as a process)
-    from kb.site import data as site_data, pages, search_index
+    from kb.site import data as site_data
+    from kb.site import pages, search_index
 
     db = store.open_existing(db_path)
     site = site_data.load(db)

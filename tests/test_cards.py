@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kb.reference import cards
 from kb.corpus import parse
 from kb.errors import KbError
+from kb.reference import cards
 
 
 def test_every_seed_card_is_known(seeds):

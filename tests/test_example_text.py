@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from kb.core import scenario
+from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 from kb.examples import runs as example_runs
 from kb.examples import text as et
-from kb.core import scenario
 from kb.reference.glossary import load as load_glossary
-from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 
 CORE = Path(et.__file__).resolve().parent.parent / "core"
 

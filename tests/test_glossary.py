@@ -5,17 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from kb.reference import glossary
 from kb.corpus import parse
-from kb.errors import KbError
 from kb.corpus.languages import UI_LANGUAGES
+from kb.errors import KbError
+from kb.reference import glossary
 
-REQUIRED = """initiative take_initiative venture venture_into_undercity dungeon room venture_marker
-command_zone upkeep combat_damage team two_headed_giant leave_game active_player turn_order
-triggered_ability designation monarch permanent stack complete_dungeon undercity
-secret_entrance""".split()
+REQUIRED = ["initiative", "take_initiative", "venture", "venture_into_undercity", "dungeon", "room", "venture_marker", "command_zone", "upkeep", "combat_damage", "team", "two_headed_giant", "leave_game", "active_player", "turn_order", "triggered_ability", "designation", "monarch", "permanent", "stack", "complete_dungeon", "undercity", "secret_entrance"]
 
 
 @pytest.fixture(scope="module")

@@ -59,19 +59,17 @@ def test_failure_keeps_previous_tree(tmp_path):
     out = tmp_path / "out"
     with staged_output(out) as work:
         (work / "a").write_text("1")
-    with pytest.raises(RuntimeError):
-        with staged_output(out) as work:
-            (work / "a").write_text("half")
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), staged_output(out) as work:
+        (work / "a").write_text("half")
+        raise RuntimeError("boom")
     assert (out / "a").read_text() == "1"
 
 
 def test_second_concurrent_build_is_refused_clearly(tmp_path):
     out = tmp_path / "out"
-    with FileLock(str(tmp_path / ".out.lock")):
-        with pytest.raises(KbError, match="another build is writing"):
-            with staged_output(out):
-                pass
+    with FileLock(str(tmp_path / ".out.lock")), \
+            pytest.raises(KbError, match="another build is writing"), staged_output(out):
+        pass
 
 
 def test_stale_work_folders_are_removed(tmp_path):
@@ -85,9 +83,8 @@ def test_stale_work_folders_are_removed(tmp_path):
 
 def test_output_path_that_is_a_file(tmp_path):
     (tmp_path / "out").write_text("not a folder")
-    with pytest.raises(KbError, match="not a folder"):
-        with staged_output(tmp_path / "out"):
-            pass
+    with pytest.raises(KbError, match="not a folder"), staged_output(tmp_path / "out"):
+        pass
 
 
 # ---------------------------------------------------------------------------------------------

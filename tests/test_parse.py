@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.errors import KbError
 from kb.corpus.parse import parse_file, parse_files
+from kb.errors import KbError
 
 SEED_CARDS = {
     "ru": "Исследователь Подземья",

@@ -38,7 +38,7 @@ def _base(module: str, node: ast.ImportFrom) -> str:
     if not node.level:
         return node.module or ""
     package = module.split(".")
-    if not MODULES[module].name == "__init__.py":
+    if MODULES[module].name != "__init__.py":
         package = package[:-1]
     package = package[: len(package) - node.level + 1]
     return ".".join(package + ([node.module] if node.module else []))

@@ -7,6 +7,7 @@ registry and the glossary.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from functools import lru_cache
@@ -52,10 +53,8 @@ def load_examples(db) -> list[dict]:
         run = dict(row)
         for key in ("steps", "rules", "initial"):
             if isinstance(run.get(key), str):
-                try:
+                with contextlib.suppress(ValueError):  # a column that holds plain text
                     run[key] = json.loads(run[key])
-                except ValueError:
-                    pass
         runs.append(run)
     return runs
 

@@ -20,7 +20,6 @@ import os
 import shutil
 from pathlib import Path
 
-
 from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
 from kb.pipeline import forking
 from kb.pipeline.progress import progress

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 #: Longest slug; with a folder and ``.html`` the path stays far below every limit (255 bytes).
 MAX_SLUG = 72
@@ -22,11 +22,11 @@ _HASH_CHARS = 10  # 40 bits: a collision needs ~a million names with the same re
 # Russian letters have no decomposition into ASCII; a short table keeps their slugs readable.
 _CYRILLIC = dict(zip(
     "абвгдеёжзийклмнопрстуфхцчшщыэюяєіїґ",
-    "a b v g d e yo zh z i y k l m n o p r s t u f kh ts ch sh shch y e yu ya ye i yi g".split(),
+    ["a", "b", "v", "g", "d", "e", "yo", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "y", "e", "yu", "ya", "ye", "i", "yi", "g"],
 )) | {"ъ": "", "ь": ""}
 
 
-@lru_cache(maxsize=None)  # every card and group, asked for by the plan and again by each tree
+@cache  # every card and group, asked for by the plan and again by each tree
 def slug(text: str) -> str:
     """A safe, readable, distinct file-name stem for ``text``.
 

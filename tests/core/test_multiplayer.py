@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from kb.core import Game, first_option
-from kb.core import turns
+from kb.core import Game, first_option, turns
 
 NAMES = ["Ann", "Bruno", "Cleo", "Dan", "Eve", "Fay"]
 

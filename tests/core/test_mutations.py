@@ -11,11 +11,18 @@ from __future__ import annotations
 import importlib
 
 import pytest
-
 from conftest import failing_ids
-from kb.core import dungeons, initiative, leaving, monarch, registry, rooms, sba, stack, turns
-from kb.core import venture
-from kb.core import scenario
+
+from kb.core import (
+    dungeons,
+    initiative,
+    monarch,
+    registry,
+    scenario,
+    stack,
+    turns,
+    venture,
+)
 
 
 def _noop(*args, **kwargs):

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import PlanChooser
+
 from kb.core import Game, dungeons
 
 PATHS = [(d.name, path) for d in dungeons.DUNGEONS.values() for path in d.paths()]
@@ -20,7 +20,7 @@ def new_game(chooser) -> Game:
 def test_every_path(name, path):
     game = new_game(PlanChooser(name, path))
     visited = []
-    for index, room in enumerate(path):
+    for index, _room in enumerate(path):
         if name == "Undercity":
             game.venture_into("Ann")
         else:

@@ -8,9 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from site_helpers import CHROMEDRIVER, CHROMIUM, CORPUS, HOSTILE_CARD, HOSTILE_TEXT, \
-    browser_missing, build_site
+from site_helpers import (
+    CHROMEDRIVER,
+    CHROMIUM,
+    CORPUS,
+    HOSTILE_CARD,
+    HOSTILE_TEXT,
+    browser_missing,
+    build_site,
+)
 
 
 @pytest.fixture(scope="session")

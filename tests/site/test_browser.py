@@ -6,10 +6,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from site_helpers import HOSTILE_CARD, HOSTILE_TEXT
 
 from kb.site.paths import slug
-
-from site_helpers import HOSTILE_CARD, HOSTILE_TEXT
 
 # One query per ruling language, with the exact phrase of the ruling it must find. Some words
 # are inflected differently from the corpus (командной зоне / командную зону).

@@ -8,11 +8,10 @@ import threading
 from pathlib import Path
 
 import pytest
+from site_helpers import CORPUS, build_site
 
 from kb.site import search_index
 from kb.site.paths import slug
-
-from site_helpers import CORPUS, build_site
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,9 @@ from urllib.parse import unquote, urlsplit
 
 import html5lib
 import pytest
+from site_helpers import CORPUS, HOSTILE_CARD, HOSTILE_TEXT
 
 from kb.corpus.languages import LANGUAGES, UI_LANGUAGES
-
-from site_helpers import CORPUS, HOSTILE_CARD, HOSTILE_TEXT
 
 
 def parse(path: Path):

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from site_helpers import CORPUS
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from kb.corpus import parse
@@ -16,8 +17,6 @@ from kb.corpus.languages import LANGUAGES
 from kb.site import search_index as si
 from kb.site import search_lexicon
 from kb.site.paths import slug
-
-from site_helpers import CORPUS
 
 
 def seed_docs() -> list[dict]:

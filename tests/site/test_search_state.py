@@ -7,12 +7,11 @@ import zipfile
 
 import numpy as np
 import pytest
+from test_search_index import seed_docs
 
 from kb.site import search_index as si
 from kb.site import search_state
 from kb.site.search_state import Texts
-
-from test_search_index import seed_docs
 
 
 def grouped(docs: list[dict], size: int = 3) -> dict[str, list[dict]]:
