@@ -271,7 +271,8 @@ def check(corpus, db_path, fmt, fail_on, suppressions_path, checklist_path, base
 @cli.command()
 @DB_OPTION
 @click.option("--since", metavar="YYYY-MM-DD", help="Rulings dated on or after this day.")
-@click.option("--since-store", type=_FILE, help="An earlier build's rulings.db to compare with.")
+@click.option("--since-store", type=_FILE, callback=cli_checks.usable_store,
+              help="An earlier build's rulings.db to compare with.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def changes(db_path, since, since_store, fmt):

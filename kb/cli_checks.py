@@ -20,10 +20,13 @@ from kb.corpus.safe import printable
 from kb.errors import KbError
 
 
-def usable_store(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
-    """--db, checked before any work when the file is there (a missing one is each
-    command's business: most need it, `kb examples` does without)."""
-    ctx.meta["kb.store"] = value  # named in the line an unreadable store gives later
+def usable_store(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """A store option (--db), checked before any work when the file is there (a missing one
+    is each command's business: most need it, `kb examples` does without)."""
+    if value is None:
+        return None
+    # Named in the line a store SQLite cannot read gives later.
+    ctx.meta.setdefault("kb.stores", []).append(value)
     if value.exists():
         from kb.pipeline.outdir import check_store
 
@@ -94,7 +97,7 @@ def store_line(ctx: click.Context, exc: sqlite3.DatabaseError) -> str | None:
             ("no such table", "no such column", "disk I/O error", "unable to open",
              "database is locked")):
         return None
-    store = ctx.meta.get("kb.store", "the store")
+    store = " or ".join(map(str, ctx.meta.get("kb.stores", []))) or "the store"
     return printable(f"kb: {store}: cannot read the store ({exc}); build it again with "
                      "`kb build --full`")
 

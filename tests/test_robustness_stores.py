@@ -89,3 +89,11 @@ def test_search_on_a_damaged_index(tmp_path, built):
     line = assert_refused(kb("search", "initiative", cwd=proj))  # the real command: no Aborted!
     assert "Aborted" not in line and "damaged" in line, line
     assert changes(before, tree(tmp_path)) == []
+
+
+def test_changes_since_a_file_that_is_not_a_store(tmp_path, built):
+    """The store to compare with is checked as --db is, and named: not --db."""
+    db = not_a_store("garbage", tmp_path / "old", built)
+    line = assert_refused(kb_here("changes", "--db", str(built / "rulings.db"),
+                                  "--since-store", str(db), cwd=tmp_path))
+    assert line.startswith(f"{db}: not a store"), line
