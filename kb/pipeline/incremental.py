@@ -12,10 +12,8 @@ the store's foreign keys) goes with it. Later stages see the changed paths in
 The output is the same as a full build's: stages that cannot reuse recompute, and the test
 suite compares an incremental build with a full one row by row and byte by byte.
 
-Which files changed, without reading them all: which corpus files may have changed since the previous build, without reading them all.
-
-Every build hashes its ruling files (SHA-256) to find the changed ones; at 100,000 rulings that
-is 10,000 files, read in 1.1 s when the system has not cached them (a translator's edit after a
+**File stamps: which files changed, without reading them all.** Every build hashes its ruling
+files (SHA-256) to find the changed ones; at 100,000 rulings that is 10,000 files, read in 1.1 s when the system has not cached them (a translator's edit after a
 pause). Like git's index, a build records each file's size, modification and change times and
 inode as it found them *before* reading it (table ``source_stats``); the next build reads
 only the files whose record differs, and takes the stored hash for the others. The change

@@ -1,7 +1,7 @@
 """An incremental build's pages: which ones can have changed, and only the data they show.
 
 The alignment stage names the groups whose rows changed, were added or went
-(``ctx.extra["changed_groups"]``); the files that changed are known too. From those and the
+(``ctx.changed_groups``); the files that changed are known too. From those and the
 previous build's digests (kept in the store, :mod:`kb.site.digests`) this module works out:
 
 - the groups to load whole: the changed ones, and those whose findings or examples differ
