@@ -6,6 +6,11 @@ and exit status 2; anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 from dataclasses import dataclass
 
 
@@ -37,3 +42,19 @@ class KbError(Exception):
             (f"{p.path}: {p.message}" if p.line == 0 else str(p))
             for p in self.problems
         ]
+
+
+def read_toml(path: Path) -> dict:
+    """A settings file beside the corpus (suppressions, checklist), its faults as one
+    :class:`KbError` naming the file and, for bad TOML, the line."""
+    import re
+    import tomllib
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise KbError([Problem(str(path), 0, "not UTF-8 text")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise KbError([Problem(str(path), int(line.group(1)) if line else 0,
+                               f"not valid TOML: {exc}")]) from None

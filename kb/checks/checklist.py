@@ -20,13 +20,12 @@ message) is a one-line error naming the file and the rule, like a bad suppressio
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from kb.checks.findings import SEVERITIES, Corpus, per_text
 from kb.corpus.languages import CORPUS_LANGUAGES
-from kb.errors import KbError, Problem
+from kb.errors import KbError, Problem, read_toml
 
 CHECKS = {"checklist": "a match of one of the team's own rules (checklist.toml)"}
 FILE_NAME = "checklist.toml"
@@ -49,14 +48,7 @@ class Rule:
 def load(path: str | Path) -> list[Rule]:
     """The rules of one checklist file; KbError names the file and the rule at fault."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise KbError([Problem(str(path), 0, "not UTF-8 text")]) from None
-    except tomllib.TOMLDecodeError as exc:
-        line = re.search(r"line (\d+)", str(exc))
-        raise KbError([Problem(str(path), int(line.group(1)) if line else 0,
-                               f"not valid TOML: {exc}")]) from None
+    data = read_toml(path)
     if set(data) - {"rule"} or not isinstance(data.get("rule", []), list):
         raise KbError([Problem(str(path), 0, "only [[rule]] entries are allowed")])
     return [_rule(path, number, raw) for number, raw in enumerate(data.get("rule", []), 1)]

@@ -18,13 +18,11 @@ dead entries. A bad file is a one-line error naming it.
 from __future__ import annotations
 
 import os
-import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from kb.checks.families import CHECKS
-from kb.errors import KbError, Problem
+from kb.errors import KbError, Problem, read_toml
 
 FILE_NAME = "suppressions.toml"
 FIELDS = ("check", "lang", "card", "group", "excerpt")
@@ -52,14 +50,7 @@ class Suppression:
 def load(path: str | Path) -> list[Suppression]:
     """The entries of one suppressions file; KbError names the file, line or entry at fault."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise KbError([Problem(str(path), 0, "not UTF-8 text")]) from None
-    except tomllib.TOMLDecodeError as exc:
-        line = re.search(r"line (\d+)", str(exc))
-        raise KbError([Problem(str(path), int(line.group(1)) if line else 0,
-                               f"not valid TOML: {exc}")]) from None
+    data = read_toml(path)
     extra = set(data) - {"accept"}
     if extra:
         raise KbError([Problem(str(path), 0, f"unknown table {min(extra)!r} "

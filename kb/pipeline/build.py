@@ -68,16 +68,8 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
     target = output_folder(out, [*named, *files])
     timings_file = writable_file(timings_json, files) if timings_json else None
     timings: dict[str, float] = {}
-    try:
+    with _output_errors(shown_path(out)):
         _build_into(files, target, Path(out), lang, reuse, timings)
-    except OSError as exc:
-        if exc.errno not in _OUTPUT_ERRNOS:
-            raise
-        raise KbError(f"{shown_path(out)}: cannot write the output: {exc.strerror}") from None
-    except sqlite3.OperationalError as exc:
-        if not _store_unwritable(exc):
-            raise
-        raise KbError(f"{shown_path(out)}: cannot write the store: {exc}") from None
     if timings_file is not None:
         total = time.perf_counter() - started  # not the sum: some stages run side by side
         try:
@@ -240,16 +232,23 @@ _OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.E
 
 def _run_stage(target: str, ctx: BuildContext, out: Path) -> None:
     """Run one stage, turning a full or read-only output disk into a one-line error."""
-    try:
+    with _output_errors(str(out)):
         stage_function(target)(ctx)
+
+
+@contextlib.contextmanager
+def _output_errors(shown: str):
+    """A full or read-only output disk as a one-line error naming the output ``shown``."""
+    try:
+        yield
     except OSError as exc:
         if exc.errno not in _OUTPUT_ERRNOS:
             raise
-        raise KbError(f"{out}: cannot write the output: {exc.strerror}") from None
+        raise KbError(f"{shown}: cannot write the output: {exc.strerror}") from None
     except sqlite3.OperationalError as exc:
         if not _store_unwritable(exc):
             raise
-        raise KbError(f"{out}: cannot write the store: {exc}") from None
+        raise KbError(f"{shown}: cannot write the store: {exc}") from None
 
 
 def _store_unwritable(exc: sqlite3.OperationalError) -> bool:
