@@ -63,6 +63,19 @@ def test_inflected_and_separated_forms_are_found(g, lang, text, concept):
     assert concept in g.concept_ids(text, lang)
 
 
+@pytest.mark.parametrize("lang, started, beginning", [
+    ("en", "you can't start Undercity", "at the start of your upkeep"),
+    ("ru", "вы не можете начать Undercity", "в начале вашего хода"),
+    ("it", "non puoi iniziare un dungeon diverso", "all'inizio del mantenimento"),
+    ("fr", "vous ne pouvez pas commencer un donjon", "le tour commence"),
+    ("de", "kannst du kein Verlies beginnen", "wenn dein Zug beginnt"),
+    ("es", "empezarás Undercity", "empieza el turno"),
+])
+def test_starting_a_dungeon_needs_a_dungeon_not_any_beginning(g, lang, started, beginning):
+    assert "start_dungeon" in g.concept_ids(started, lang)
+    assert "start_dungeon" not in g.concept_ids(beginning, lang)
+
+
 def test_straight_and_typographic_apostrophes_match_alike(g):
     for text in ("le joueur qui a l’initiative", "le joueur qui a l'initiative"):
         (m,) = [m for m in g.find(text, "fr") if m.concept == "initiative"]

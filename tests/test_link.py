@@ -165,6 +165,22 @@ def test_languages_vote_and_a_concept_few_languages_name_counts_little():
     assert strong.score > weak.score and strong.strength > weak.strength
 
 
+def test_every_rule_has_a_distinctive_concept_so_none_is_unreachable():
+    table = link.evidence_table()
+    assert all(table.distinctive(rule, kb.link.scoring.FEW) for rule in table.rules)
+    # 309.2b names only common concepts: its rarest one tells it, and it can be linked.
+    assert table.distinctive("309.2b", kb.link.scoring.FEW) == {"leave_game"}
+    assert "309.2b" in [l.rule for l in link.rules_for(
+        ["dungeon", "command_zone", "leave_game"])]
+
+
+def test_a_rule_s_required_concept_is_distinctive():
+    # The monarch leaving the game, told through the next player in turn order only.
+    found = ["monarch", "become_monarch", "leave_game", "turn_order"]
+    assert [l.rule for l in link.rules_for(found)] == ["725.4"]
+    assert link.rules_for(["monarch", "become_monarch", "turn_order"]) == []
+
+
 def test_most_specific_first_restated_rules_before_touched_ones():
     links = link.rules_for({"initiative", "take_initiative", "combat_damage", "team",
                             "triggered_ability", "ability", "choose_order",

@@ -52,8 +52,7 @@ def explain(found: Mapping[str, float] | Iterable[str], carried: set[str] | None
         return {"kind": "unnamed", "concepts": sorted(mentioned)}
     closest = max((r for r, e in table.rules.items() if e.concepts & named),
                   key=lambda r: (_covered(votes, r, table), r))
-    own = sorted(c for c in table.rules[closest].concepts - table.topic(closest)
-                 if table.named_by(c) <= FEW)
+    own = sorted(table.distinctive(closest, FEW))
     lacks = gate(closest, mentioned, table) or {"kind": "distinctive", "concepts": own}
     return {"kind": "weak", "concepts": sorted(named), "rule": closest, "lacks": lacks}
 

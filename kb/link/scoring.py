@@ -15,8 +15,9 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
 2. **Strength**: the weights of the rule's own concepts (its evidence less its family's
    subject) the group mentions, each times the group's vote. Rarer concepts weigh more, so a
    rule's distinctive concepts count most. A rule is a candidate only when the group mentions
-   at least one of its own concepts that at most :data:`FEW` carried rules name: generic
-   words ("ability", "the stack") add strength but never make a link alone.
+   at least one of its distinctive concepts (:meth:`EvidenceTable.distinctive`: its own
+   concepts that at most :data:`FEW` carried rules name, those its hint requires, or else its
+   rarest): generic words ("ability", "the stack") add strength but never make a link alone.
 3. **Score**: the share of the rule's whole weighted evidence the group's votes cover (0 to 1).
 4. **Dominance.** A candidate is dropped when another candidate explains all it explains and
    more: the other's mentioned concepts strictly contain its own (a ruling that restates
@@ -140,7 +141,7 @@ def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLin
         if not evidence.concepts & mentioned or gate(rule, mentioned, table):
             continue
         own = evidence.concepts - table.topic(rule)
-        distinctive = {c for c in own if table.named_by(c) <= FEW}
+        distinctive = table.distinctive(rule, FEW)
         if not distinctive & mentioned:
             continue
         strength = sum(votes.get(c, 0.0) * weight[c] for c in own)
