@@ -181,6 +181,30 @@ def test_a_rule_s_required_concept_is_distinctive():
     assert link.rules_for(["monarch", "become_monarch", "turn_order"]) == []
 
 
+def test_a_family_topic_the_rule_does_not_name_does_not_open_its_gate():
+    # An initiative trigger that ventures into Undercity and is no permanent: the dungeons'
+    # topic is named (Undercity), but 309.2c is about dungeon cards, which it never names.
+    found = ["initiative", "take_initiative", "upkeep", "venture_into_undercity", "undercity",
+             "triggered_ability", "permanent"]
+    assert "309.2c" not in [l.rule for l in link.rules_for(found)]
+    assert "309.2c" in [l.rule for l in link.rules_for(["dungeon", "permanent", "cast"])]
+
+
+def test_of_rules_naming_the_same_the_one_lacking_least_wins():
+    # Starting a dungeon and its first room: 701.49a, not 309.5b or 701.49c (which also
+    # start one, after removing the last one from the game).
+    found = ["dungeon", "start_dungeon", "first_room", "room", "venture_marker", "venture"]
+    assert [l.rule for l in link.rules_for(found)] == ["701.49a"]
+
+
+def test_a_rule_explaining_more_drops_one_explaining_less_even_unlinked():
+    # 800.4a names leaving the game with one's dungeon, the stack and abilities; 309.2b only
+    # the dungeon leaving the game. 800.4a has nothing distinctive here, 309.2b gives way.
+    found = ["leave_game", "dungeon", "stack", "ability"]
+    assert "309.2b" not in [l.rule for l in link.rules_for(found)]
+    assert "309.2b" in [l.rule for l in link.rules_for(["leave_game", "dungeon"])]
+
+
 def test_most_specific_first_restated_rules_before_touched_ones():
     links = link.rules_for({"initiative", "take_initiative", "combat_damage", "team",
                             "triggered_ability", "ability", "choose_order",

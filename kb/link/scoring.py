@@ -9,9 +9,10 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
 
 0. A group that mentions a designation whose rules the core does not carry (the glossary's
    contrast concepts name their section) is about something else: no link at all.
-1. **Gates.** The group must mention one concept of the rule's family topic; every contrast
-   concept the rule names (the monarch, the initiative); whatever the rule's hint requires; and
-   nothing its hint excludes. A gate that fails is a refusal, with its reason.
+1. **Gates.** The group must mention one concept of the rule's family topic that the rule
+   names (any of the topic when it names none); every contrast concept the rule names (the
+   monarch, the initiative); whatever the rule's hint requires; and nothing its hint
+   excludes. A gate that fails is a refusal, with its reason.
 2. **Strength**: the weights of the rule's own concepts (its evidence less its family's
    subject) the group mentions, each times the group's vote. Rarer concepts weigh more, so a
    rule's distinctive concepts count most. A rule is a candidate only when the group mentions
@@ -19,15 +20,16 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    concepts that at most :data:`FEW` carried rules name, those its hint requires, or else its
    rarest): generic words ("ability", "the stack") add strength but never make a link alone.
 3. **Score**: the share of the rule's whole weighted evidence the group's votes cover (0 to 1).
-4. **Dominance.** A candidate is dropped when another candidate explains all it explains and
+4. **Dominance.** A candidate is dropped when another rule explains all it explains and
    more: the other's mentioned concepts strictly contain its own (a ruling that restates
-   726.4 also names what 800.4k names), or it names beyond the other only generic concepts
-   while the other's score is higher (a ruling on room abilities names the stack, which 309.6
-   names and 309.4c does not). Of candidates with the same mentioned concepts, one that lacks
-   some of its distinctive concepts gives way to one that lacks none: rules that say one
-   thing twice are linked together (309.6 and 704.5t; 309.5a and 701.49b), while a ruling on
-   starting a dungeon links 701.49a and not 309.5b, whose removal from the game it never
-   mentions.
+   726.4 also names what 800.4k names; the other need only pass the gates: a ruling on a
+   player leaving the game with their dungeon is 800.4a's, not 309.2b's), or it names beyond
+   another candidate only generic concepts while the other's score is higher (a ruling on
+   room abilities names the stack, which 309.6 names and 309.4c does not). Of candidates
+   with the same mentioned concepts, the one whose unmentioned distinctive concepts weigh
+   less wins: rules that say one thing twice are linked together (309.6 and 704.5t; 309.5a
+   and 701.49b), while a ruling on starting a dungeon links 701.49a and not 309.5b or
+   701.49c, whose removal from the game it never mentions.
 
 Links are ordered most specific first: the rules the group restates (score at least one half)
 before those it touches, each part by rule number. Ordering by raw score would make a group's
@@ -70,6 +72,8 @@ class RuleLink:
     missing: tuple[str, ...] = ()
     #: The rule's distinctive concepts the group mentions.
     distinctive: tuple[str, ...] = ()
+    #: The weight of ``missing``: what the rule says that the group does not.
+    lacking: float = 0.0
 
     @property
     def restates(self) -> bool:
@@ -89,8 +93,11 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
     (it is about ``concepts``, which the group does not name), ``requires`` (its hint needs
     one of ``concepts``) or ``excludes`` (its hint excludes ``concepts``)."""
     family = table.family_of(rule)
-    if family and family.topic and not family.topic & mentioned:
-        return {"kind": "family", "concepts": sorted(family.topic), "family": family.name}
+    # The family's topic as this rule names it: 309.2c is about dungeon cards, so a ruling on
+    # the initiative that ventures into Undercity (the dungeons' topic too) is not about it.
+    topic = (family.topic & table.rules[rule].concepts or family.topic) if family else set()
+    if topic and not topic & mentioned:
+        return {"kind": "family", "concepts": sorted(topic), "family": family.name}
     missing = table.contrast_of(rule) - mentioned
     if missing:
         return {"kind": "designation", "concepts": sorted(missing)}
@@ -133,8 +140,11 @@ def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[st
     return out
 
 
-def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLink]:
-    """Every rule that passes the gates and names a distinctive concept, before dominance."""
+def candidates(votes: Mapping[str, float], table: EvidenceTable,
+               passing: list[set[str]] | None = None) -> list[RuleLink]:
+    """Every rule that passes the gates and names a distinctive concept, before dominance
+    (``passing``, if given, also gets the mentioned concepts of every rule that passes the
+    gates, distinctive or not)."""
     mentioned = {c for c, share in votes.items() if share >= MENTIONED}
     weight, out = table.weight, []
     for rule, evidence in table.rules.items():
@@ -142,6 +152,8 @@ def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLin
             continue
         own = evidence.concepts - table.topic(rule)
         distinctive = table.distinctive(rule, FEW)
+        if passing is not None:
+            passing.append(evidence.concepts & mentioned)
         if not distinctive & mentioned:
             continue
         strength = sum(votes.get(c, 0.0) * weight[c] for c in own)
@@ -150,7 +162,8 @@ def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLin
         out.append(RuleLink(rule, tuple(sorted(evidence.concepts & mentioned)),
                             round(score, 4), round(strength, 4),
                             tuple(sorted(distinctive - mentioned)),
-                            tuple(sorted(distinctive & mentioned))))
+                            tuple(sorted(distinctive & mentioned)),
+                            round(sum(weight[c] for c in distinctive - mentioned), 4)))
     return out
 
 
@@ -165,8 +178,13 @@ def rules_for(found: Mapping[str, float] | Iterable[str], carried: set[str] | No
     votes = votes_of(found)
     if untracked(votes, table):
         return []
-    links = candidates(votes, table)
-    kept = [link for link in links if not any(_dominates(other, link) for other in links)]
+    passing: list[set[str]] = []
+    links = candidates(votes, table, passing)
+    # A rule the group explains less of than another rule that passes the gates is not the
+    # group's subject, even when the other has no distinctive concept to be linked itself
+    # (leaving the game with one's dungeon is 800.4a's, not 309.2b's).
+    kept = [link for link in links if not any(_dominates(other, link) for other in links)
+            and not any(set(link.concepts) < named for named in passing)]
     return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
 
 
@@ -174,7 +192,7 @@ def _dominates(other: RuleLink, link: RuleLink) -> bool:
     """Whether ``other`` explains all that ``link`` does and more (see the module's doc)."""
     mine, theirs = set(link.concepts), set(other.concepts)
     if mine <= theirs:
-        return mine < theirs or (bool(link.missing) and not other.missing)
+        return mine < theirs or link.lacking > other.lacking + 1e-6
     if theirs < mine:  # the other says less: it never drops this one (309.7 and 701.49c)
         return False
     # What it names beyond the other is generic, and the other explains the group better.
