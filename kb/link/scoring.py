@@ -95,9 +95,10 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
     family = table.family_of(rule)
     # The family's topic as this rule names it: 309.2c is about dungeon cards, so a ruling on
     # the initiative that ventures into Undercity (the dungeons' topic too) is not about it.
-    topic = (family.topic & table.rules[rule].concepts or family.topic) if family else set()
-    if topic and not topic & mentioned:
-        return {"kind": "family", "concepts": sorted(topic), "family": family.name}
+    if family:
+        topic = family.topic & table.rules[rule].concepts or family.topic
+        if topic and not topic & mentioned:
+            return {"kind": "family", "concepts": sorted(topic), "family": family.name}
     missing = table.contrast_of(rule) - mentioned
     if missing:
         return {"kind": "designation", "concepts": sorted(missing)}
@@ -153,7 +154,7 @@ def candidates(votes: Mapping[str, float], table: EvidenceTable,
         own = evidence.concepts - table.topic(rule)
         distinctive = table.distinctive(rule, FEW)
         if passing is not None:
-            passing.append(evidence.concepts & mentioned)
+            passing.append(set(evidence.concepts & mentioned))
         if not distinctive & mentioned:
             continue
         strength = sum(votes.get(c, 0.0) * weight[c] for c in own)
