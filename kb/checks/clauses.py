@@ -19,6 +19,9 @@ added one.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from functools import lru_cache
+
 from kb.checks.findings import Corpus, Member, expected, per_text
 from kb.checks.lexicon import occurrences
 from kb.checks.sentences import pairing
@@ -41,21 +44,69 @@ def _member(corpus: Corpus, group, member: Member):
     source = group.source
     if source is None and len(others) < 2:
         return
+    witnesses = ([source] if source is not None else []) + others
+    pairs: list | None = None
     for kind in _WHAT:
-        yield from _compare(corpus, kind, member, source, others)
+        # No text of the group has a word of this kind: every count is 0, nothing differs
+        # (most texts have no condition); the sentence pairings are not even needed.
+        if not any(occurrences(m.text, m.lang, kind) for m in (member, *witnesses)):
+            continue
+        if pairs is None:
+            pairs = [pairing(corpus, member, w) for w in witnesses]
+        differing = [not _agrees(kind, member, w, pair) for w, pair in zip(witnesses, pairs)]
+        # A finding needs the source to differ, or without one at least two translations
+        # (:func:`kb.checks.findings.majority` of two or more): else nothing is reported.
+        if differing[0] if source is not None else sum(differing) >= 2:
+            yield from _compare(kind, member, source, witnesses, pairs)
+
+
+def _agrees(kind: str, member: Member, witness: Member, pair) -> bool:
+    """Whether each of my sentences counts as many ``kind`` words (by presence but for
+    negations) as its counterpart in ``witness``: then :func:`_compare` finds nothing."""
+    mine = _tally(member.text, member.lang, kind, pair.mine.spans)
+    theirs = _tally(witness.text, witness.lang, kind, pair.theirs.spans)
+    if pair.one_to_one:
+        return mine == theirs
+    for bead in pair.beads:
+        if bead.mine and bead.theirs:
+            a = sum(mine[i] for i in set(bead.mine))
+            b = sum(theirs[j] for j in set(bead.theirs))
+            if kind != "negations":
+                a, b = min(a, 1), min(b, 1)
+            if a != b:
+                return False
+    return True
+
+
+@lru_cache(maxsize=100_000)
+def _tally(text: str, lang: str, kind: str, spans) -> tuple[int, ...]:
+    """How many ``kind`` words each sentence has (whether it has any, but for negations)."""
+    counts = tuple(len(found) for found in _by_sentence(text, lang, kind, spans))
+    return counts if kind == "negations" else tuple(min(n, 1) for n in counts)
 
 
 def _counts(text: str, lang: str, kind: str, spans, indexes) -> tuple[int, list]:
     """How many ``kind`` words the sentences ``indexes`` of ``text`` hold, and where."""
-    found = [(a, b) for a, b in occurrences(text, lang, kind)
-             if any(spans[i][0] <= a < spans[i][1] for i in indexes)]
+    per_sentence = _by_sentence(text, lang, kind, spans)
+    found = [span for i in sorted(set(indexes)) for span in per_sentence[i]]
     return len(found), found
 
 
-def _compare(corpus: Corpus, kind: str, member: Member, source: Member | None,
-             others: list[Member]):
-    witnesses = ([source] if source is not None else []) + others
-    pairs = [pairing(corpus, member, w) for w in witnesses]
+@lru_cache(maxsize=100_000)
+def _by_sentence(text: str, lang: str, kind: str, spans) -> tuple[tuple, ...]:
+    """The ``kind`` words of ``text`` in each of its sentences ``spans`` (in order, apart),
+    found once per text: a sentence is counted against every other text of its group."""
+    found: list[list] = [[] for _ in spans]
+    starts = [a for a, _ in spans]
+    for a, b in occurrences(text, lang, kind):
+        i = bisect_right(starts, a) - 1
+        if i >= 0 and a < spans[i][1]:
+            found[i].append((a, b))
+    return tuple(tuple(f) for f in found)
+
+
+def _compare(kind: str, member: Member, source: Member | None, witnesses: list[Member],
+             pairs: list):
     reported: set[tuple[int, int]] = set()
     for i in range(len(pairs[0].mine.spans)):
         # Per witness: (my count, theirs, their words, my span, my words, the witness) over the

@@ -14,7 +14,8 @@ from pathlib import Path
 
 WORDS_FILE = Path(__file__).with_name("words.toml")
 KINDS = ("negations", "conditions", "times")
-_CLAUSE_START = re.compile(r"[,;:()—–.!?]")
+#: What ends a clause: a negator's clause starts after the last of these before it.
+_CLAUSE_MARKS = ",;:()—–.!?"
 
 
 @lru_cache(maxsize=1)
@@ -74,5 +75,5 @@ def _own(text: str, lang: str, kind: str):
 
 def _clause_before(text: str, at: int) -> str:
     """The text of the clause ``at`` is in, up to ``at``: since the last clause mark."""
-    start = max((m.end() for m in _CLAUSE_START.finditer(text, 0, at)), default=0)
+    start = max(text.rfind(mark, 0, at) for mark in _CLAUSE_MARKS) + 1
     return text[start:at]

@@ -67,6 +67,14 @@ _ORDINALS: dict[str, dict[str, str]] = {
 _REGEX = {lang: [(str(value), re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE))
                  for value, words in (_WORDS.get(lang, {}) | _ORDINALS.get(lang, {})).items()]
           for lang in {*_WORDS, *_ORDINALS}}
+# Every value's words of a language in one pattern, so a text is scanned once per language,
+# not once per value. A match is a whole word (no letter, digit or hyphen on either side), so
+# where any value's pattern matches the combined one does too, at the same word;
+# :func:`numbers` then asks each value's pattern about that word alone.
+_ANY = {lang: re.compile(r"(?<![\w-])(?:" + "|".join(
+    f"(?:{words})" for words in (_WORDS.get(lang, {}) | _ORDINALS.get(lang, {})).values())
+                         + r")(?![\w-])", re.IGNORECASE)
+        for lang in _REGEX}
 _ORDINAL_VALUES = frozenset(_ORDINALS["en"])
 _DIGITS = re.compile(r"(?<![\w/])\d+(?:[.,]\d+)*(?![\w/])")
 _NAME = re.compile(r"(?<![\w-])[A-ZÀ-Þ][\w’'-]*[a-zß-ÿ][\w’'-]*")
@@ -85,8 +93,13 @@ def numbers(text: str, lang: str, skip=()) -> dict[str, list[tuple[int, int, boo
     hits = {(m.start(), m.end(), _digits(m.group(0)), True) for m in _DIGITS.finditer(text)}
     # English left in a translation still says its number ("(the first room)").
     for code in (lang, "en") if lang != "en" else (lang,):
-        for value, regex in _REGEX.get(code, []):
-            hits |= {(m.start(), m.end(), value, False) for m in regex.finditer(text)}
+        if code not in _ANY:
+            continue
+        for word in _ANY[code].finditer(text):
+            for value, regex in _REGEX[code]:
+                m = regex.match(text, word.start())
+                if m is not None:
+                    hits.add((m.start(), m.end(), value, False))
     for start, end, value, digit in sorted(hits):
         if value not in _ORDINAL_VALUES and any(a <= start and end <= b for a, b in skip):
             continue

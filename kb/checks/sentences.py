@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from kb.checks.lexicon import length_factor
 
@@ -68,24 +68,29 @@ class Bead:
 
 @dataclass(frozen=True)
 class Side:
-    """A text as the alignment sees it: its sentence spans, each sentence's anchors, and
-    ``scale``, what one of its characters weighs in English characters."""
+    """A text as the alignment sees it: its sentence spans, the glossary matches that anchor
+    them, and ``scale``, what one of its characters weighs in English characters."""
 
     text: str
     spans: tuple[tuple[int, int], ...]
-    anchors: tuple[frozenset, ...]
+    matches: tuple = ()
     scale: float = 1.0
 
     @classmethod
     def of(cls, text: str, matches=(), scale: float = 1.0) -> Side:
         """``matches``: the glossary matches in ``text`` (anything with concept and start)."""
-        spans = sentences(text) or ((0, len(text)),)
+        return cls(text, sentences(text) or ((0, len(text)),), tuple(matches), scale)
+
+    @cached_property
+    def anchors(self) -> tuple[frozenset, ...]:
+        """Each sentence's anchors: its glossary concepts and digits. Only the programme of
+        :func:`align` reads them, for texts whose sentence counts differ: the few."""
         anchors = []
-        for start, end in spans:
-            found = {m.concept for m in matches if start <= m.start < end}
-            found |= {f"#{d}" for d in _DIGITS.findall(text[start:end])}
+        for start, end in self.spans:
+            found = {m.concept for m in self.matches if start <= m.start < end}
+            found |= {f"#{d}" for d in _DIGITS.findall(self.text[start:end])}
             anchors.append(frozenset(found))
-        return cls(text, spans, tuple(anchors), scale)
+        return tuple(anchors)
 
     def size(self, indexes=None) -> float:
         """The length of the sentences ``indexes`` (all: the text) in English characters."""
@@ -107,7 +112,7 @@ def align(mine: Side, theirs: Side) -> tuple[Bead, ...]:
         # As many sentences on both sides: one with one (the programme finds nothing else on
         # the translations of a ruling, and a clause cut out of a sentence is still its
         # counterpart, see _paired); the checks align every text with five others.
-        return tuple(Bead((i,), (i,)) for i in range(n))
+        return _one_with_one(n)
     # Shares of one common length, so a text missing a sentence is shorter, not its other
     # sentences longer.
     unit = max(1.0, mine.size(), theirs.size())
@@ -134,6 +139,13 @@ def align(mine: Side, theirs: Side) -> tuple[Bead, ...]:
         beads.append(Bead(tuple(range(i - di, i)), tuple(range(j - dj, j))))
         i, j = i - di, j - dj
     return _paired(list(reversed(beads)))
+
+
+@lru_cache(maxsize=256)
+def _one_with_one(n: int) -> tuple[Bead, ...]:
+    """Sentence i with sentence i, for i < n (beads are immutable: one tuple per n serves
+    every pairing)."""
+    return tuple(Bead((i,), (i,)) for i in range(n))
 
 
 def _paired(beads: list[Bead]) -> tuple[Bead, ...]:
@@ -211,6 +223,12 @@ class Pairing:
         theirs = index_at(self.theirs.spans, their_offset)
         mine = counterpart(self.beads, theirs)
         return self.span(mine or (nearest(self.beads, theirs),))
+
+    @cached_property
+    def one_to_one(self) -> bool:
+        """Whether each sentence is paired with the one at its place (the usual case)."""
+        return len(self.mine.spans) == len(self.theirs.spans) and all(
+            b.mine == b.theirs == (i,) for i, b in enumerate(self.beads))
 
     def bead_of(self, mine: int) -> Bead | None:
         """The bead my sentence ``mine`` is in."""

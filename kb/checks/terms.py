@@ -228,23 +228,37 @@ def misspelt(corpus: Corpus, member: Member):
     """Names kept in English written almost like them ("Undrcity"): ``term-synonym``."""
     from difflib import SequenceMatcher
 
-    concepts = corpus.glossary.concepts if corpus.glossary is not None else []
-    names = [c for c in concepts if c.keep_english]
+    names = _kept_names(corpus)
+    most = max((size for _, _, size in names), default=0)
     taken = [(m.start, m.end) for m in corpus.matches(member)]
     for m in _CAPITAL_WORDS.finditer(member.text):
         if any(a <= m.start() < b for a, b in taken):
             continue
-        for concept in names:
-            name = concept.terms["en"][0]
-            size = len(name.split())
-            words = member.text[m.start():].split()[:size]
-            candidate = " ".join(words).rstrip(".,;:!?)»”")
+        # The words from here, as many as the longest name has: split once per word, not
+        # once per name (the rest of the text split again for each name was most of the time)
+        following = member.text[m.start():].split(None, most)[:most]
+        candidates: dict[int, str] = {}
+        for concept, name, size in names:
+            candidate = candidates.get(size)
+            if candidate is None:
+                candidate = candidates[size] = " ".join(following[:size]).rstrip(".,;:!?)»”")
             if candidate == name or len(candidate) < 5 or abs(len(candidate) - len(name)) > 3:
                 continue
             matcher = SequenceMatcher(None, candidate.lower(), name.lower())
             if matcher.quick_ratio() >= 0.85 and matcher.ratio() >= 0.85:
                 yield _synonym(member, concept, m.start(), m.start() + len(candidate),
                                "the name misspelt")
+
+
+def _kept_names(corpus: Corpus) -> list[tuple]:
+    """(concept, its English name, how many words it has) of each name kept in English."""
+    found = corpus.cache.get("kept-names")
+    if found is None:
+        concepts = corpus.glossary.concepts if corpus.glossary is not None else []
+        found = corpus.cache["kept-names"] = [
+            (c, c.terms["en"][0], len(c.terms["en"][0].split())) for c in concepts
+            if c.keep_english]
+    return found
 
 
 def _names(corpus: Corpus, member: Member, concept_id: str) -> bool:
