@@ -8,15 +8,19 @@ Pages show every word in the reader's language. Some texts come from other stage
 - a translator finding names its check by an identifier (``untranslated-fragment``):
   :data:`CHECKS` gives each a label;
 - a finding's message is English prose that :mod:`kb.checks` writes from a few shapes, with
-  quoted text, language names, language codes and glossary concept ids inside. :data:`MESSAGES`
-  lists those shapes; :func:`finding_message` reads the parts back out of a message and writes
-  it again from the reader's catalog, with languages, concepts and checks named in the reader's
-  language and the quoted text as it is (marked ``translate="no"``: it is data). A message of a
-  shape this module does not know is shown as written, marked ``lang="en"`` (the site's English
-  test then names it).
+  quoted text, language names, language codes, glossary concept ids, values (``2``, ``1st``)
+  and ISO dates inside. :data:`kb.site.shapes.MESSAGES` lists those shapes;
+  :func:`finding_message` reads the parts back out of a message and writes it again from the
+  reader's catalog (in the plural form its count takes), with languages, concepts, checks,
+  ordinals and dates in the reader's language and the quoted text as it is (marked
+  ``translate="no"`` and with its language: it is data). A team checklist's message is the
+  team's own text, shown as written and marked with the language it is written in. A message
+  of a shape kb.site.shapes does not know is shown as written, marked ``lang="en"`` (the site's
+  English test then names it).
 
-The English source of the messages stays in kb.checks (``kb check`` prints it); the shapes here
-must follow it: tests/site/test_texts.py renders a finding of each check.
+The English source of the messages stays in kb.checks (``kb check`` prints it); the shapes
+must follow it: tests/site/test_findings_i18n.py renders the findings of a corpus holding a
+mistake of every kind.
 """
 
 from __future__ import annotations
@@ -30,11 +34,7 @@ from markupsafe import Markup, escape
 
 from kb.reference import glossary
 from kb.site import i18n
-
-
-def N_(message: str) -> str:
-    """Mark a message for the catalog (pybabel's default keywords include N_)."""
-    return message
+from kb.site.shapes import MESSAGES, N_
 
 
 def translate(text: str, ui: str) -> str:
@@ -76,92 +76,21 @@ def check_label(check: str, ui: str) -> str:
     return translate(CHECKS[check], ui) if check in CHECKS else check
 
 
-#: The shapes of kb.checks' messages, each also the msgid of its translation. Parts are named
-#: by what they hold (see _part); where one shape could swallow another, the narrower comes
-#: first.
-MESSAGES = [
-    N_("%(own)s sentence where the other translations have %(agreed)s: a sentence may be "
-       "missing"),
-    N_("%(own)s sentences where the other translations have %(agreed)s: a sentence may be "
-       "missing"),
-    N_("%(own)s sentence where the other translations have %(agreed)s: a sentence may be added "
-       "or split"),
-    N_("%(own)s sentences where the other translations have %(agreed)s: a sentence may be "
-       "added or split"),
-    N_("no “%(term)s” (%(concept)s) here, though the %(langs)s translations have it"),
-    N_("“%(surface)s” (%(concept)s) has no counterpart in the other translations"),
-    N_("no %(lang)s translation of this ruling (it exists in %(langs)s)"),
-    N_("the same text as the %(lang)s translation: copied, not translated?"),
-    N_("the same text appears twice for this card (also %(place)s)"),
-    N_("English name “%(excerpt)s” in the %(language)s text, not in the glossary: translate it "
-       "or list it as kept in English"),
-    N_("English phrase “%(excerpt)s” left in the %(language)s text"),
-    N_("English word “%(excerpt)s” in the %(language)s text"),
-    N_("“%(text)s” (%(value)s) is in no other translation (they have: no number)"),
-    N_("“%(text)s” (%(value)s) is in no other translation (they have: %(said)s)"),
-    N_("the other translations have the number %(value)s; this one does not"),
-    N_("“%(name)s” appears verbatim in the %(langs)s translations but not here"),
-    N_("quotation marks %(q0)s %(q1)s; the rest of the %(lang)s corpus uses %(u0)s %(u1)s"),
-    N_("quotation marks %(q0)s %(q1)s: straight quotes; CLDR %(lang)s: %(p0)s %(p1)s, inside "
-       "them %(a0)s %(a1)s"),
-    N_("quotation marks %(q0)s %(q1)s: the inner pair used at the top level; CLDR %(lang)s: "
-       "%(p0)s %(p1)s, inside them %(a0)s %(a1)s"),
-    N_("quotation marks %(q0)s %(q1)s: not quotation marks of this locale; CLDR %(lang)s: "
-       "%(p0)s %(p1)s, inside them %(a0)s %(a1)s"),
-    N_("“%(inside)s” inside the closing quotation mark, English style; in this language it "
-       "goes after the mark"),
-    N_("no space after “«”: French puts a narrow no-break space (U+202F) there"),
-    N_("no space before “%(mark)s”: French puts a narrow no-break space (U+202F) there"),
-    N_("breaking space after “«”: use a no-break space (U+202F or U+00A0) so the line cannot "
-       "break there"),
-    N_("breaking space before “%(mark)s”: use a no-break space (U+202F or U+00A0) so the line "
-       "cannot break there"),
-    N_("space before “%(mark)s”, French style"),
-    N_("apostrophe %(used)s where this language mostly uses %(usual)s (%(usual_count)s to "
-       "%(used_count)s)"),
-    N_("“%(mark)s” without an opening “%(opening)s”"),
-    N_("English term “%(surface)s” where the glossary has “%(local)s”; translated in %(langs)s"),
-    N_("English term “%(surface)s” where the glossary has “%(local)s”"),
-    N_("“%(surface)s” is a name the glossary keeps in English: “%(preferred)s”"),
-    N_("“%(surface)s” is an alternative term; the glossary prefers “%(preferred)s” (in this "
-       "language: %(counts)s)"),
-    N_("%(place)s accepts no finding of '%(check)s'; remove it"),
-    # Issue 22's checks, and the messages that point at a sentence (the source's when there
-    # is one).
-    N_("no “%(term)s” (%(concept)s) in this sentence, where the %(langs)s translations "
-       "have it (the %(lang)s source: “%(surface)s”)"),
-    N_("no “%(term)s” (%(concept)s) in this sentence, where the %(langs)s translations "
-       "have it"),
-    N_("no “%(term)s” (%(concept)s) in this sentence, where the %(lang)s source keeps it"),
-    N_("no “%(term)s” (%(concept)s) in this sentence, where the %(langs)s translations "
-       "keep it"),
-    N_("a negation missing: this sentence has %(own)s where the %(lang)s source has "
-       "%(theirs)s: expected as “%(said)s”"),
-    N_("a negation missing: this sentence has %(own)s where %(agree)s of the %(total)s "
-       "other translations have more (the %(lang)s one: %(theirs)s): expected as "
-       "“%(said)s”"),
-    N_("a condition missing: this sentence has %(own)s where the %(lang)s source has "
-       "%(theirs)s: expected as “%(said)s”"),
-    N_("a condition missing: this sentence has %(own)s where %(agree)s of the %(total)s "
-       "other translations have more (the %(lang)s one: %(theirs)s): expected as "
-       "“%(said)s”"),
-    N_("dated %(date)s where the %(lang)s source has %(want)s: day and month swapped?"),
-    N_("dated %(date)s where the %(lang)s source has %(want)s (before its source: "
-       "impossible for a translation)"),
-    N_("dated %(date)s where the %(lang)s source has %(want)s"),
-    N_("dated %(date)s where %(agree)s of the %(total)s other translations have "
-       "%(want)s: day and month swapped?"),
-    N_("dated %(date)s where %(agree)s of the %(total)s other translations have %(want)s"),
-]
-
 _PART = re.compile(r"%\((\w+)\)s")
-#: Parts that are numbers, shown as they are.
-_NUMBERS = {"own", "agreed", "value", "usual_count", "used_count", "theirs", "agree", "total"}
-#: Parts quoted from a ruling's text (in the finding's language) or a glossary term.
-_QUOTED = {"excerpt", "term", "surface", "name", "local", "preferred", "text"}
-#: (check, part) quoting English words (the English left in a translation).
+#: Parts that are counts, shown as they are.
+_NUMBERS = {"own", "agreed", "agree", "total", "theirs", "index", "usual_count", "used_count"}
+#: Parts quoted from a ruling's text, a glossary term or a name: data, in the finding's
+#: language unless _WITNESS or _ENGLISH says otherwise.
+_QUOTED = {"excerpt", "term", "surface", "name", "local", "preferred", "text", "said", "quote",
+           "added", "counts"}
+#: Parts quoting the text a finding compares with (the ``lang`` part's).
+_WITNESS = {"said", "quote"}
+#: (check, part) quoting English words (the English left in a translation, the source's term).
 _ENGLISH = {("untranslated-fragment", "excerpt"), ("untranslated-name", "excerpt"),
             ("english-term", "surface"), ("missing-concept", "surface")}
+#: A part holding several quotations: “a”, “b”.
+_SEVERAL = "”, “"
+_AROUND = re.compile(r"([«„“‚‘‹\"']\s?)%\((\w+)\)s(\s?[»“”‘’›\"'])")
 
 
 def _pattern(template: str) -> re.Pattern:
@@ -173,22 +102,40 @@ def _pattern(template: str) -> re.Pattern:
     return re.compile("".join(pieces), re.DOTALL)
 
 
-_PATTERNS = [(template, _pattern(template)) for template in MESSAGES]
+#: (pattern, singular msgid, plural msgid or None), in MESSAGES' order.
+_PATTERNS = [(_pattern(form), *(shape if isinstance(shape, tuple) else (shape, None)))
+             for shape in MESSAGES for form in (shape if isinstance(shape, tuple) else (shape,))]
+
+
+def shape(message: str) -> str | None:
+    """The shape of :data:`kb.site.shapes.MESSAGES` that ``message`` has (its singular msgid),
+    or None."""
+    return next((singular for pattern, singular, _ in _PATTERNS if pattern.fullmatch(message)),
+                None)
 
 
 def finding_message(finding: dict, ui: str) -> Markup:
-    """A finding's message in ``ui``, as HTML (its quoted parts marked as data)."""
+    """A finding's message in ``ui``, as HTML (its quoted parts marked as data).
+
+    A team checklist's message is the team's own words: shown as written, marked as data in
+    the language it is written in (when that can be told)."""
     message = str(finding.get("message") or "")
-    for template, pattern in _PATTERNS:
+    if finding.get("check") == "checklist":
+        return Markup('<span lang="{}" translate="no">{}</span>').format(
+            _written_in(message), message)
+    for pattern, singular, plural in _PATTERNS:
         match = pattern.fullmatch(message)
         if match:
-            parts = {name: _part(name, value, finding, ui)
-                     for name, value in match.groupdict().items()}
-            return escape(translate(template, ui)) % parts
+            parts = match.groupdict()
+            catalog = i18n.translations(ui)
+            template = (catalog.ngettext(singular, plural, int(parts["own"])) if plural
+                        else catalog.gettext(singular))
+            return escape(template) % {name: _part(name, value, finding, ui, parts, template)
+                                       for name, value in parts.items()}
     return Markup('<span lang="en">{}</span>').format(message)
 
 
-def _part(name: str, value: str, finding: dict, ui: str):
+def _part(name: str, value: str, finding: dict, ui: str, parts: dict, template: str):
     if name in _NUMBERS:
         return value
     if name in ("lang", "language"):
@@ -196,14 +143,55 @@ def _part(name: str, value: str, finding: dict, ui: str):
     if name == "langs":
         return format_list([language(code, ui) for code in value.split(", ")],
                            locale=i18n.cldr_locale(ui))
-    if name == "concept":
+    if name in ("concept", "other_concept"):
         return concept_label(value, ui)
     if name == "check":
         return check_label(value, ui)
+    if name in ("value", "their_value"):
+        return _value(value, ui)
+    if name == "values":
+        return ", ".join(_value(v, ui) for v in value.split(", "))
+    if name == "indexes":
+        return format_list(value.split(" and "), locale=i18n.cldr_locale(ui))
+    if name in ("date", "want"):
+        return i18n.date(value, ui)
     if name in _QUOTED:
-        lang = "en" if (finding.get("check"), name) in _ENGLISH else finding.get("lang") or ui
-        return Markup('<span lang="{}" translate="no">{}</span>').format(lang, value)
-    return Markup('<span translate="no">{}</span>').format(value)  # marks, places, counts
+        lang = ("en" if (finding.get("check"), name) in _ENGLISH
+                else _code(parts["lang"]) if name in _WITNESS and "lang" in parts
+                else finding.get("lang") or ui)
+        quoted = [Markup('<span lang="{}" translate="no">{}</span>').format(lang, v)
+                  for v in value.split(_SEVERAL)]
+        return Markup(escape(_separator(template, name))).join(quoted)
+    return Markup('<span translate="no">{}</span>').format(value)  # marks, places
+
+
+def _separator(template: str, name: str) -> str:
+    """What goes between two quotations of one part: the closing and opening marks the
+    template puts around it (“a”, “b”; « a », « b »)."""
+    for match in _AROUND.finditer(template):
+        if match.group(2) == name:
+            return f"{match.group(3)}, {match.group(1)}"
+    return ", "
+
+
+def _value(value: str, ui: str) -> str:
+    """A number, or an ordinal that kb.checks names in English (1st, last), in ``ui``."""
+    catalog = i18n.translations(ui)
+    ordinals = {"1st": catalog.pgettext("ordinal", "1st"),
+                "2nd": catalog.pgettext("ordinal", "2nd"),
+                "3rd": catalog.pgettext("ordinal", "3rd"),
+                "last": catalog.pgettext("ordinal", "last"),
+                "no number": catalog.gettext("no number")}
+    return ordinals.get(value, value)
+
+
+@lru_cache(maxsize=256)
+def _written_in(message: str) -> str:
+    """The language a team wrote a checklist message in, or "" (unknown) when the detector
+    cannot tell (too short, or not one of the corpus languages)."""
+    from kb.corpus.languages import detect
+
+    return detect(re.sub(r"^\[[^\]]*\]\s*", "", message)).lang or ""
 
 
 def language(code: str, ui: str) -> str:

@@ -3,9 +3,10 @@
 Every text node of every page, and the attributes a reader meets (aria-label, title, ...), is
 sorted into:
 
-- data: words of the corpus (a ruling's text or an excerpt of it, wherever it is shown), a
-  kept name, a language's own name, or a text inside an element whose ``lang`` is another
-  ruling language: not the interface's to translate. Text marked ``translate="no"`` must be
+- data: words of the corpus (a ruling's text or an excerpt of it, wherever it is shown; one
+  word of it where marked ``translate="no"``), a kept name, a language's own name, a team
+  checklist's message (the team's own words), or a text inside an element whose ``lang`` is
+  another ruling language: not the interface's to translate. Text marked ``translate="no"`` must be
   data: marked so and English, it is reported;
 - English marked as such (``lang="en"`` on a non-English tree);
 - English left untranslated: an English msgid of the site's or the examples' catalogs that the
@@ -39,6 +40,7 @@ OWN_NAMES = {"rulings-kb", "JSON", "CLDR", "U+202F", "U+00A0"}
 IDENTIFIER = re.compile(r"(?<![\w-])[a-z]+(?:[_-][a-z]+)+(?![\w-])")
 NOT_WORDS = re.compile(r"[\d.,:;()\[\]{}/+#·—–…«»“”„\"'’‹›?!¿¡%=|*×<>-]+")
 POSSESSIVE = re.compile(r"\b\w+['’]s\b")  # Bruno's Wolf: a creature's name in an example
+PATH = re.compile(r"\S*/\S+")  # a corpus file's path (a finding's place): data
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,9 @@ class Judge:
         try:
             self.corpus = "\n".join(" ".join(text.split())
                                     for (text,) in db.execute("SELECT text FROM rulings"))
+            # A team checklist's messages are the team's own words, shown as written.
+            self.team = {" ".join(message.split()) for (message,) in db.execute(
+                "SELECT message FROM findings WHERE \"check\" = 'checklist'")}
         finally:
             db.close()
         self.autonyms = {i18n.autonym(code) for code in ("en", *LANGUAGES)}
@@ -67,7 +72,7 @@ class Judge:
         """``text`` without kept names, numbers and punctuation."""
         for name in self.names:
             text = text.replace(name, " ")
-        text = NOT_WORDS.sub(" ", POSSESSIVE.sub(" ", text))
+        text = NOT_WORDS.sub(" ", POSSESSIVE.sub(" ", PATH.sub(" ", text)))
         return " ".join(text.split())
 
     def data(self, text: str) -> bool:
@@ -75,18 +80,27 @@ class Judge:
         language's own name, or nothing but marks."""
         flat = " ".join(text.split())
         quoted = flat.removesuffix("…")
-        return (not self.residue(flat) or flat in self.autonyms
+        return (not self.residue(flat) or flat in self.autonyms or flat in self.team
                 or (" " in quoted and quoted in self.corpus))  # a word alone may be anyone's
 
-    def judge(self, site: Path, trees=LANGUAGES) -> list[Found]:
+    def quoted_word(self, text: str) -> bool:
+        """Whether ``text`` is one word of the corpus (a finding quoting the word at fault),
+        for text marked as data."""
+        flat = " ".join(text.split())
+        return " " not in flat and bool(re.search(rf"(?<!\w){re.escape(flat)}(?!\w)",
+                                                  self.corpus))
+
+    def judge(self, site: Path, trees=LANGUAGES, inside: str | None = None) -> list[Found]:
+        """The English texts of the pages of ``trees`` (only those in elements with the
+        attribute ``inside``, when given)."""
         found, pending = [], {}
         for tree in trees:
             for page in sorted((site / tree).rglob("*.html")):
                 key = page.relative_to(site).as_posix()
-                for lang, keep, text in texts(page, tree):
+                for lang, keep, text in texts(page, tree, inside):
                     flat = " ".join(text.split())
                     rest = self.residue(flat)
-                    if self.data(flat):
+                    if self.data(flat) or (keep and self.quoted_word(flat)):
                         continue  # the corpus' words (an excerpt), names, marks
                     if keep and lang == "en":
                         found.append(Found(tree, "data", flat, key))  # English said to be data
@@ -107,31 +121,34 @@ class Judge:
         return found
 
 
-def texts(page: Path, tree: str) -> list[tuple[str, bool, str]]:
-    """(language, marked translate="no", text) of every text node and visible attribute."""
+def texts(page: Path, tree: str, inside: str | None = None) -> list[tuple[str, bool, str]]:
+    """(language, marked translate="no", text) of every text node and visible attribute (only
+    those in elements with the attribute ``inside``, when given)."""
     doc = html5lib.parse(page.read_bytes(), namespaceHTMLElements=False)
     out: list[tuple[str, bool, str]] = []
 
-    def walk(element, lang: str, keep: bool) -> None:
+    def walk(element, lang: str, keep: bool, seen: bool) -> None:
         if element.tag in SKIPPED_TAGS:
             return
+        seen = seen or element.get(inside) is not None
         lang = element.get("lang", lang)
         keep = keep or element.get("translate") == "no"
-        for name in VISIBLE_ATTRIBUTES:
-            if element.get(name):
-                out.append((lang, keep, element.get(name)))
-        if element.get("id") == "search-results":  # the words search.js shows
-            out.extend((lang, keep, value) for name, value in element.attrib.items()
-                       if name.startswith("data-") and " " in value)
-        if element.text and element.text.strip():
-            out.append((lang, keep, element.text))
+        if seen:
+            for name in VISIBLE_ATTRIBUTES:
+                if element.get(name):
+                    out.append((lang, keep, element.get(name)))
+            if element.get("id") == "search-results":  # the words search.js shows
+                out.extend((lang, keep, value) for name, value in element.attrib.items()
+                           if name.startswith("data-") and " " in value)
+            if element.text and element.text.strip():
+                out.append((lang, keep, element.text))
         for child in element:
             if isinstance(child.tag, str):
-                walk(child, lang, keep)
-            if child.tail and child.tail.strip():
+                walk(child, lang, keep, seen)
+            if seen and child.tail and child.tail.strip():
                 out.append((lang, keep, child.tail))
 
-    walk(doc, tree, False)
+    walk(doc, tree, False, inside is None)
     return out
 
 

@@ -10,14 +10,16 @@ import pytest
 from kb.corpus.languages import LANGUAGES
 from kb.site import texts
 
-# One message of each shape, as kb.checks writes them.
+# A message of several shapes, as kb.checks writes them (test_findings_i18n.py meets every
+# shape with a finding of a built corpus).
 SAMPLES = [
-    ("sentence-count", ("2 sentences where the other translations have 3: a sentence may be "
-                       "missing")),
-    ("sentence-count", ("1 sentence where the other translations have 0: a sentence may be "
-                       "added or split")),
-    ("missing-concept", ("no “Zweiköpfiger Riese” (two_headed_giant) here, though the es, fr, "
-                        "it, ru translations have it")),
+    ("sentence-count", ("2 sentences where the de translation (as 3 of 4) has 3: its "
+                       "sentences 2 and 3 are one sentence here")),
+    ("sentence-count", ("1 sentence where the en source has 2: no counterpart of its sentence 2 "
+                       "“Once a player has been so instructed, that player…”, expected after "
+                       "this one")),
+    ("missing-concept", ("no “Zweiköpfiger Riese” (two_headed_giant) in this sentence, where "
+                        "the es, fr, it, ru translations have it")),
     ("extra-concept", ("“Одновременно” (simultaneously) has no counterpart in the other "
                       "translations")),
     ("missing-translation", "no de translation of this ruling (it exists in fr, it)"),
@@ -27,10 +29,13 @@ SAMPLES = [
                           "translate it or list it as kept in English")),
     ("untranslated-fragment", "English phrase “not venture into” left in the Italian text"),
     ("untranslated-fragment", "English word “holder” in the German text"),
-    ("number-mismatch", "“two” (2) is in no other translation (they have: 3)"),
-    ("number-mismatch", "“two” (2) is in no other translation (they have: no number)"),
-    ("number-mismatch", "the other translations have the number 2; this one does not"),
-    ("name-mismatch", "“Undercity” appears verbatim in the es, fr translations but not here"),
+    ("number-mismatch", "“tre” (3) where the en source has “both” (2)"),
+    ("number-mismatch", ("“two” (2) once more than the other translations say it (they have: "
+                        "no number)")),
+    ("number-mismatch", ("no last in this sentence, where the it translation has “ultima” (3 of "
+                        "4 translations too)")),
+    ("name-mismatch", ("“Undercity” is not in this sentence, where the en source and the es, fr "
+                      "translations keep it verbatim")),
     ("quote-style", "quotation marks “ ”; the rest of the it corpus uses « »"),
     ("quote-style", ("quotation marks “ ”: the inner pair used at the top level; CLDR it: « », "
                     "inside them “ ”")),
