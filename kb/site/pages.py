@@ -8,7 +8,9 @@ HTML template: texts from the corpus are always data.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup, escape
 
 from kb.corpus.languages import LANGUAGES, SOURCE_LANGUAGES, UI_LANGUAGES
-from kb.site import i18n, texts
+from kb.site import i18n, memo, texts
 from kb.site.annotations import number_on
 from kb.site.data import SiteData
 from kb.site.paths import rel, root_of, short_digest, slug
@@ -51,25 +53,28 @@ def _environment() -> Environment:
 
 
 def environment(ui: str) -> Environment:
-    """The environment speaking ``ui``: its gettext catalog and locale-aware helpers."""
+    """The environment speaking ``ui``: its gettext catalog and locale-aware helpers (those a
+    tree asks thousands of times the same, memoised for it: :mod:`kb.site.memo`)."""
     env = _environment()
     # The i18n extension adds this method at run time (Environment.extend): jinja2's stubs lack it.
     env.install_gettext_translations(  # type: ignore[attr-defined]
         i18n.translations(ui), newstyle=True)
+    env.globals.update(memo.gettext_callables(i18n.translations(ui)))
+    concept_label = memo.per_key(lambda concept: texts.concept_label(concept, ui))
     env.globals.update(
-        ui=ui, language_name=lambda code: i18n.language_name(code, ui),
+        ui=ui, language_name=memo.per_key(lambda code: i18n.language_name(code, ui)),
         date=lambda iso: i18n.date(iso, ui), number=lambda n: i18n.number(n, ui),
         describe_step=lambda step: describe_step(step, ui),
         describe_state=lambda state: describe_state(state, ui),
         in_reader_lang=lambda group: in_reader_lang(group, ui),
         ruling_title=lambda group, limit=TITLE_CHARS: ruling_title(group, ui, limit),
-        tr=lambda text: texts.translate(text, ui),
-        check_label=lambda check: texts.check_label(check, ui),
-        finding_message=lambda finding: texts.finding_message(finding, ui),
+        tr=memo.per_key(lambda text: texts.translate(text, ui)),
+        check_label=memo.per_key(lambda check: texts.check_label(check, ui)),
+        finding_message=memo.per_object(lambda finding: texts.finding_message(finding, ui)),
         glossary_rows=lambda concepts: texts.glossary_rows(concepts, ui),
-        concept_label=lambda concept: texts.concept_label(concept, ui),
+        concept_label=concept_label,
         decimal=lambda value: i18n.number(round(value, 2), ui),  # `number` is a loop's name
-        labels=lambda ids: ", ".join(texts.concept_label(c, ui) for c in ids),
+        labels=lambda ids: ", ".join(concept_label(c) for c in ids),
         printed_on=lambda member, link, cards: printed_on(member, link, cards, ui),
         printed_list=lambda run, link, cards: printed_list(run, link, cards, ui),
     )
@@ -206,7 +211,16 @@ def ruling_title(group: dict, ui: str, limit: int = TITLE_CHARS) -> dict:
     through the catalog), else the opening of its first text; -> {text, lang}.
 
     An English reader has no ruling text in English: the example's title keeps the English
-    tree from titling rulings in Russian."""
+    tree from titling rulings in Russian. Remembered per group id: a ruling's page asks twice,
+    the report and its cards' pages once more."""
+    key = (group["id"], ui, limit)
+    title = _TITLES.get(key)
+    if title is None:
+        title = _TITLES[key] = _ruling_title(group, ui, limit)
+    return title
+
+
+def _ruling_title(group: dict, ui: str, limit: int) -> dict:
     lead = in_reader_lang(group, ui)
     if lead is not None:
         return {"text": excerpt(lead["text"], limit), "lang": ui}
@@ -218,12 +232,14 @@ def ruling_title(group: dict, ui: str, limit: int = TITLE_CHARS) -> dict:
 
 
 _STEPS: dict = {}
+_TITLES: dict = {}
 
 
 def forget() -> None:
     """Drop what the memos hold (a new build's groups may reuse an earlier build's ids)."""
     _STEPS.clear()
     _FIRST_IN.clear()
+    _TITLES.clear()
 
 
 def describe_step(step, ui: str) -> dict:
@@ -330,24 +346,34 @@ def render_tree(site: SiteData, ui: str, out: Path, counts: dict,
     env = environment(ui)
     forget()
     common = {"site": site, "counts": counts, "present": present(site), "few_cards": FEW_CARDS}
-    written = 0
+    written, made = 0, set[str]()
+    templates: dict = {}
     for template, key, context in pages(site, only):
         if context is None or (only is not None and key not in only):
             continue
-        _write(env, template, f"{ui}/{key}", ui, key, {**common, **context}, out)
+        if template not in templates:
+            templates[template] = env.get_template(template)
+        _write(templates[template], f"{ui}/{key}", ui, key, {**common, **context}, out, made)
         written += 1
         if ui == "en" and key == "index.html":
-            _write(env, template, "index.html", ui, key, {**common, **context}, out)
+            _write(templates[template], "index.html", ui, key, {**common, **context}, out, made)
             written += 1
     return written
 
 
-def _write(env, template, page, ui, key, context, out: Path) -> None:
-    links = Links(page, ui, key)
-    html = env.get_template(template).render(link=links, root=root_of(page), **context)
-    target = out / page
-    target.parent.mkdir(parents=True, exist_ok=True)
+def _write(template, page: str, ui: str, key: str, context: dict, out: Path,
+           made: set[str]) -> None:
+    """Render ``page`` into ``out`` (``made``: the folders made so far). Plain strings and
+    os calls, not Path objects: this runs 80,000 times at 10k rulings."""
+    html = template.render(link=Links(page, ui, key), root=root_of(page), **context)
+    target = f"{out}/{page}"
+    folder = target.rpartition("/")[0]
+    if folder not in made:
+        os.makedirs(folder, exist_ok=True)
+        made.add(folder)
     # A file already there is hard-linked from the previous build: replace it, never write into
     # it (that would change the previous build too).
-    target.unlink(missing_ok=True)
-    target.write_text(html, encoding="utf-8")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(target)
+    with open(target, "wb") as file:
+        file.write(html.encode("utf-8"))
