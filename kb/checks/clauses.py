@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from kb.checks.findings import Corpus, Member, expected, per_text
 from kb.checks.lexicon import occurrences
-from kb.checks.sentences import pairing
+from kb.checks.sentences import alignment_spans, pairing
 
 CHECKS = {
     "negation": "a negation lost or added against the source or the other translations",
@@ -45,28 +45,28 @@ def _member(corpus: Corpus, group, member: Member):
     if source is None and len(others) < 2:
         return
     witnesses = ([source] if source is not None else []) + others
-    pairs: list | None = None
     for kind in _WHAT:
         # No text of the group has a word of this kind: every count is 0, nothing differs
         # (most texts have no condition); the sentence pairings are not even needed.
         if not any(occurrences(m.text, m.lang, kind) for m in (member, *witnesses)):
             continue
-        if pairs is None:
-            pairs = [pairing(corpus, member, w) for w in witnesses]
-        differing = [not _agrees(kind, member, w, pair) for w, pair in zip(witnesses, pairs)]
+        differing = [not _agrees(corpus, kind, member, w) for w in witnesses]
         # A finding needs the source to differ, or without one at least two translations
         # (:func:`kb.checks.findings.majority` of two or more): else nothing is reported.
         if differing[0] if source is not None else sum(differing) >= 2:
+            pairs = [pairing(corpus, member, w) for w in witnesses]
             yield from _compare(kind, member, source, witnesses, pairs)
 
 
-def _agrees(kind: str, member: Member, witness: Member, pair) -> bool:
+def _agrees(corpus: Corpus, kind: str, member: Member, witness: Member) -> bool:
     """Whether each of my sentences counts as many ``kind`` words (by presence but for
     negations) as its counterpart in ``witness``: then :func:`_compare` finds nothing."""
-    mine = _tally(member.text, member.lang, kind, pair.mine.spans)
-    theirs = _tally(witness.text, witness.lang, kind, pair.theirs.spans)
-    if pair.one_to_one:
+    my_spans, their_spans = alignment_spans(member.text), alignment_spans(witness.text)
+    mine = _tally(member.text, member.lang, kind, my_spans)
+    theirs = _tally(witness.text, witness.lang, kind, their_spans)
+    if len(my_spans) == len(their_spans):  # paired one with one, no alignment to look up
         return mine == theirs
+    pair = pairing(corpus, member, witness)
     for bead in pair.beads:
         if bead.mine and bead.theirs:
             a = sum(mine[i] for i in set(bead.mine))

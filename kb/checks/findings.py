@@ -20,9 +20,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -206,6 +208,41 @@ def per_text(corpus: Corpus, compute, across_groups: bool = False):
             if found:
                 for member in copies:
                     yield from (f.moved(member) for f in found)
+
+
+class Spans:
+    """Spans of a text (glossary matches), asked about in log time: a text has many words."""
+
+    def __init__(self, spans):
+        spans = sorted(spans)
+        self.starts = [start for start, _ in spans]
+        # reach[k]: the furthest end of the spans starting at or before starts[k]
+        self.reach = list(accumulate((end for _, end in spans), max))
+
+    def _reach(self, at: int) -> int:
+        k = bisect_right(self.starts, at) - 1
+        return self.reach[k] if k >= 0 else -1
+
+    def covers(self, at: int) -> bool:
+        """Whether a span holds the offset ``at``: ``any(a <= at < b)``."""
+        return self._reach(at) > at
+
+    def holds(self, start: int, end: int) -> bool:
+        """Whether a span holds ``start:end`` whole: ``any(a <= start and end <= b)``."""
+        return self._reach(start) >= end
+
+
+def char_before(text: str, at: int, skip: str) -> str:
+    """The last character of ``text[:at].rstrip(skip)`` ('' when there is none), found
+    without copying the text before ``at`` (asked for every capitalised word of a text).
+
+    >>> char_before("Il a dit. « Undercity", 11, " «"), char_before("« Undercity", 2, " «")
+    ('.', '')
+    """
+    i = at - 1
+    while i >= 0 and text[i] in skip:
+        i -= 1
+    return text[i] if i >= 0 else ""
 
 
 def texts(members) -> Counter:

@@ -127,11 +127,13 @@ def _runs(member: Member, kept: list[tuple[int, int]]):
     for word in member.words + [None]:
         kind = LOCAL if word is None or inside.holds(word) else classify(word.group(0),
                                                                            member.lang)
-        joined = run and word is not None and _GAP.fullmatch(
-            member.text[run[-1].end():word.start()])
-        if word is not None and kind != LOCAL and (not run or joined):
+        # Whether the run goes on is asked only of a word that could extend it.
+        if word is not None and kind != LOCAL and (not run or _GAP.fullmatch(
+                member.text[run[-1].end():word.start()])):
             run.append(word)
             continue
+        if not run and word is not None:
+            continue  # a local word after a local word: no run to end, none to start
         trimmed = _trim(run, member.lang)
         if trimmed:
             yield trimmed

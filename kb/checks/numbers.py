@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from kb.checks.findings import Corpus, Member, expected, per_text
+from kb.checks.findings import Corpus, Member, Spans, char_before, expected, per_text
 from kb.checks.sentences import pairing
 
 CHECKS = {
@@ -100,8 +100,9 @@ def numbers(text: str, lang: str, skip=()) -> dict[str, list[tuple[int, int, boo
                 m = regex.match(text, word.start())
                 if m is not None:
                     hits.add((m.start(), m.end(), value, False))
+    inside = Spans(skip)
     for start, end, value, digit in sorted(hits):
-        if value not in _ORDINAL_VALUES and any(a <= start and end <= b for a, b in skip):
+        if value not in _ORDINAL_VALUES and inside.holds(start, end):
             continue
         found.setdefault(value, []).append((start, end, digit))
     return found
@@ -260,12 +261,12 @@ def _names(corpus: Corpus, source: Member | None, member: Member, others: list[M
 
 def _name_set(corpus: Corpus, member: Member) -> set[str]:
     """Capitalised words not at a sentence start and outside glossary terms."""
-    spans = _glossary_spans(corpus, member)
+    taken = Spans(_glossary_spans(corpus, member))
     names = set()
     for m in _NAME.finditer(member.text):
-        before = member.text[:m.start()].rstrip(" «„“\"(")
-        if not before or before[-1] in ".!?:…—":
+        before = char_before(member.text, m.start(), " «„“\"(")
+        if not before or before in ".!?:…—":
             continue
-        if not any(a <= m.start() and m.end() <= b for a, b in spans):
+        if not taken.holds(m.start(), m.end()):
             names.add(m.group(0))
     return names

@@ -8,7 +8,9 @@ accepts goes to :attr:`Report.accepted`; a suppression that accepts nothing beco
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import sqlite_utils
@@ -48,11 +50,31 @@ def run_checks(db: sqlite_utils.Database, accepted: Sequence[Suppression] = (),
                checklist: Iterable[Rule] = ()) -> Report:
     """Check every aligned ruling in the store; ``accepted`` are suppressions to apply,
     ``checklist`` the team's own rules (:mod:`kb.checks.checklist`)."""
-    corpus = load_corpus(db)
-    corpus.checklist = list(checklist)
-    report = check_corpus(corpus, accepted)
-    report.texts = {m.id: m.text for m in corpus.members}
+    with no_cycle_collection():
+        corpus = load_corpus(db)
+        corpus.checklist = list(checklist)
+        report = check_corpus(corpus, accepted)
+        report.texts = {m.id: m.text for m in corpus.members}
     return report
+
+
+@contextmanager
+def no_cycle_collection():
+    """Python's cycle collector paused while the checks run.
+
+    The checks make millions of small objects (matches, spans, findings) beside a large heap
+    that lives as long as they do (the corpus, the glossary's caches, wordfreq's word lists):
+    each collection walks all of it and finds nothing to free (the checks make next to no
+    reference cycles; what they make is freed when the collector runs again after). Paused,
+    a check run on 10,000 rulings takes a sixth less time, at the same peak memory.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def check_corpus(corpus: Corpus, accepted: Sequence[Suppression] = ()) -> Report:

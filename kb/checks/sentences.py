@@ -57,6 +57,12 @@ def sentences(text: str) -> tuple[tuple[int, int], ...]:
     return tuple((a, b) for a, b in spans if any(ch.isalpha() for ch in text[a:b]))
 
 
+def alignment_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The sentence spans the alignment works on: :func:`sentences`, or the whole text when
+    it has none. Two texts with as many are paired one with one (:func:`align`)."""
+    return sentences(text) or ((0, len(text)),)
+
+
 @dataclass(frozen=True)
 class Bead:
     """Sentences of this text (``mine``) paired with sentences of the other (``theirs``),
@@ -79,7 +85,7 @@ class Side:
     @classmethod
     def of(cls, text: str, matches=(), scale: float = 1.0) -> Side:
         """``matches``: the glossary matches in ``text`` (anything with concept and start)."""
-        return cls(text, sentences(text) or ((0, len(text)),), tuple(matches), scale)
+        return cls(text, alignment_spans(text), tuple(matches), scale)
 
     @cached_property
     def anchors(self) -> tuple[frozenset, ...]:
@@ -223,12 +229,6 @@ class Pairing:
         theirs = index_at(self.theirs.spans, their_offset)
         mine = counterpart(self.beads, theirs)
         return self.span(mine or (nearest(self.beads, theirs),))
-
-    @cached_property
-    def one_to_one(self) -> bool:
-        """Whether each sentence is paired with the one at its place (the usual case)."""
-        return len(self.mine.spans) == len(self.theirs.spans) and all(
-            b.mine == b.theirs == (i,) for i, b in enumerate(self.beads))
 
     def bead_of(self, mine: int) -> Bead | None:
         """The bead my sentence ``mine`` is in."""

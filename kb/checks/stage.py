@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from kb.checks import checklist, suppressions, update
 from kb.checks.load import load_corpus
-from kb.checks.run import check_corpus
+from kb.checks.run import check_corpus, no_cycle_collection
 from kb.checks.table import store_report
 
 
@@ -22,6 +22,11 @@ def build_stage(ctx) -> None:
     (:func:`kb.checks.update.update`), when the corpus-wide counts the checks compare texts with
     came out the same; otherwise every group is, and the counts are kept for the next build.
     """
+    with no_cycle_collection():
+        _build_stage(ctx)
+
+
+def _build_stage(ctx) -> None:
     files = suppressions.discover(ctx.corpus)
     accepted = [s for path in files for s in suppressions.load(path)]
     rules = [r for path in suppressions.discover(ctx.corpus, checklist.FILE_NAME)

@@ -27,7 +27,15 @@ from collections import Counter
 from functools import lru_cache
 
 from kb.checks import fragments
-from kb.checks.findings import Corpus, Member, per_text, texts, unexpected
+from kb.checks.findings import (
+    Corpus,
+    Member,
+    Spans,
+    char_before,
+    per_text,
+    texts,
+    unexpected,
+)
 
 CHECKS = {
     "english-term": "a concept's English term kept where the glossary has a translation",
@@ -190,8 +198,8 @@ def name_runs(member: Member, start: int = 0, end: int | None = None):
     """Capitalised word groups ("Lost Mine of Phandelver") in ``start:end``, not at a
     sentence start: names."""
     for m in _NAME_RUN.finditer(member.text, start, len(member.text) if end is None else end):
-        before = member.text[:m.start()].rstrip(" «„“\"(")
-        if before and before[-1] not in ".!?:…—":
+        before = char_before(member.text, m.start(), " «„“\"(")
+        if before and before not in ".!?:…—":
             yield m
 
 
@@ -230,9 +238,9 @@ def misspelt(corpus: Corpus, member: Member):
 
     names = _kept_names(corpus)
     most = max((size for _, _, size in names), default=0)
-    taken = [(m.start, m.end) for m in corpus.matches(member)]
+    taken = Spans((m.start, m.end) for m in corpus.matches(member))
     for m in _CAPITAL_WORDS.finditer(member.text):
-        if any(a <= m.start() < b for a, b in taken):
+        if taken.covers(m.start()):
             continue
         # The words from here, as many as the longest name has: split once per word, not
         # once per name (the rest of the text split again for each name was most of the time)
@@ -289,9 +297,19 @@ def _near(member: Member, corpus: Corpus, concept, start: int,
                 if any(ch in ".,;:!?()«»“”„\"" for ch in member.text[a:b]):
                     break
                 candidate = member.text[a:b]
-                ratio = SequenceMatcher(None, candidate.lower(), term.lower()).ratio()
                 # A word more than the term has (an article) must earn its place.
-                score = ratio - 0.1 * max(0, j - i + 1 - size)
+                penalty = 0.1 * max(0, j - i + 1 - size)
+                # The ratio's upper bounds (from the lengths, then from the letters) first:
+                # a group that cannot beat the best so far is not matched letter by letter.
+                mine, theirs = candidate.lower(), term.lower()
+                if 2.0 * min(len(mine), len(theirs)) / (len(mine) + len(theirs)) - penalty \
+                        <= best_score:
+                    continue
+                matcher = SequenceMatcher(None, mine, theirs)
+                if matcher.quick_ratio() - penalty <= best_score:
+                    continue
+                ratio = matcher.ratio()
+                score = ratio - penalty
                 if (ratio >= _NEAR or _shares_part(candidate, term)) and score > best_score:
                     best, best_score = (a, b), score
     return best
