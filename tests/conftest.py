@@ -1,4 +1,5 @@
-"""Shared fixtures: paths to the seed corpus and helpers to write ruling files."""
+"""Shared fixtures: paths to the seed corpus and helpers to write ruling files; the grouping of
+tests for parallel runs (pytest-xdist's --dist loadgroup)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "rulings"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks into node ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that uses a module- or session-scoped fixture of ours (a built corpus, a browser)
+    runs on the same worker as the rest of its module, so each worker builds that fixture at
+    most once; every other test is scheduled alone, so the long self-contained tests (a build
+    from scratch each) spread over the workers."""
+    if not getattr(config.option, "loadgroup", False):  # set by xdist for --dist loadgroup
+        return
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:  # not a plain test function (a doctest): nothing to share
+            continue
+        # pytest's own fixtures (tmp_path_factory) have an empty baseid: they cost nothing.
+        if any(d.scope != "function" and d.baseid
+               for defs in info.name2fixturedefs.values() for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(ROOT).as_posix()))
 
 
 @pytest.fixture
