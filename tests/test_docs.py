@@ -160,3 +160,7 @@ def test_readme_is_short_and_gives_the_ci_test_command():
     assert "pip install '.[test]' && pytest" in text
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install" in ci and "'.[test]'" in ci and "-m pytest" in ci
+    # The options CI gives pytest (workers, scheduling) are the README's.
+    (readme_options,) = re.findall(r"pip install '\.\[test\]' && pytest([^\n`]*)", text)
+    (ci_options,) = re.findall(r"-m pytest -p no:cacheprovider([^\n]*)", ci)
+    assert readme_options.split() == ci_options.split()
