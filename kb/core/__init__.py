@@ -14,7 +14,8 @@ Modules, one job each:
 - :mod:`kb.core.leaving`   players leaving the game (800.4)
 - :mod:`kb.core.turns`     seats, turns, teams, life totals
 - :mod:`kb.core.choices`   decisions, choosers, refusals
-- :mod:`kb.core.registry`  rule number -> history, summary, the code that carries it out
+- :mod:`kb.core.rule_table` every rule carried out: number, history, summary, its code
+- :mod:`kb.core.registry`  the rules looked up: by number, on a date, by an old number
 - :mod:`kb.core.scenario`  examples as data and their runner (the only file reading)
 """
 from kb.core.choices import ChoiceNeeded, Decision, Refused, ScriptedChooser, first_option
