@@ -16,6 +16,7 @@ Modules, one job each:
 - :mod:`kb.core.choices`   decisions, choosers, refusals
 - :mod:`kb.core.rule_table` every rule carried out: number, history, summary, its code
 - :mod:`kb.core.registry`  the rules looked up: by number, on a date, by an old number
+- :mod:`kb.core.scenario_format` the scenario format: events, steps, checked as parsed
 - :mod:`kb.core.scenario`  examples as data and their runner (the only file reading)
 """
 from kb.core.choices import ChoiceNeeded, Decision, Refused, ScriptedChooser, first_option

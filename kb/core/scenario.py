@@ -1,82 +1,41 @@
 """Examples as data: load a scenario (YAML or a dict), run it, get a step-by-step trace.
 
-A scenario names its players (turn order, optional teams), a starting state,
-and steps. Each step is one event with the answers to the choices it raises,
-optionally what the game does next (``then``), and the partial state expected
-afterwards (``expect``) or the refusal expected (``expect_refusal``). The
-runner never prints or writes; it returns a :class:`Run` whose ``failure``
-names the scenario, the first step that differs and the difference.
+The format (events, steps, what a step expects) is :mod:`kb.core.scenario_format`, whose
+names are importable from here too. The runner never prints or writes; it returns a
+:class:`Run` whose ``failure`` names the scenario, the first step that differs and the
+difference.
 
 The only I/O in :mod:`kb.core` is reading scenario files here.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from kb.core import dungeons, monarch, registry
+from kb.core import dungeons, monarch
 from kb.core.choices import ChoiceNeeded, Refused, ScriptedChooser
 from kb.core.game import Game
+from kb.core.scenario_format import (
+    EVENTS,
+    SELF_ADVANCING,
+    STEP_KEYS,
+    THEN,
+    Scenario,
+    ScenarioError,
+    Step,
+    parse,
+)
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples" / "rules"
 
-# Event kind -> argument names (the first one is what a scalar shorthand fills in).
-EVENTS: dict[str, tuple[str, ...]] = {
-    "take_initiative": ("player",),
-    "become_monarch": ("player",),
-    "monarch_effect": ("effect", "concerns"),
-    "begin_turn": ("player",),
-    "begin_upkeep": (),
-    "begin_end_step": (),
-    "combat_damage": ("by", "to", "damage"),
-    "venture": ("player",),
-    "venture_into": ("player", "quality"),
-    "venture_trigger": ("player", "quality"),
-    "concede": ("player",),
-    "leave_game": ("players", "reason"),
-    "lose_life": ("player", "amount"),
-    "gain_life": ("player", "amount"),
-    "run_until_priority": (),
-    "resolve_top": (),
-    "resolve_all": (),
-}
-# Events that already run the game on to priority themselves.
-SELF_ADVANCING = {"run_until_priority", "resolve_top", "resolve_all"}
-THEN = ("none", "priority", "resolve_all")
-STEP_KEYS = {"event", "choices", "then", "expect", "expect_refusal", "note"}
-
-
-class ScenarioError(ValueError):
-    """A scenario file that does not follow the format (names the scenario and the problem)."""
-
-
-@dataclass
-class Step:
-    index: int
-    event: dict[str, Any]
-    choices: list[dict[str, Any]] = field(default_factory=list)
-    then: str = "priority"
-    expect: dict[str, Any] | None = None
-    expect_refusal: str | bool | None = None
-    note: str | None = None
-
-
-@dataclass
-class Scenario:
-    id: str
-    title: str
-    rules: list[str]
-    players: list[str]
-    teams: dict[str, list[str]] | None
-    start: dict[str, Any]
-    steps: list[Step]
-    expect: dict[str, Any] | None = None
-    source: str = "<dict>"  # the file it was read from (load gives every scenario one)
+__all__ = ["EVENTS", "EXAMPLES_DIR", "SELF_ADVANCING", "STEP_KEYS", "THEN", "Run", "Scenario",
+           "ScenarioError", "Step", "StepTrace", "build_game", "diff", "load", "load_dir",
+           "parse", "perform", "run", "run_all"]
 
 
 @dataclass
@@ -105,12 +64,12 @@ class Run:
 def load(source: str | Path | dict[str, Any]) -> Scenario:
     """One scenario from a YAML file path or an already-parsed mapping."""
     if isinstance(source, dict):
-        return _parse(source, where="<dict>")
+        return parse(source, where="<dict>")
     path = Path(source)
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario file holds one mapping")
-    return _parse(data, where=str(path))
+    return parse(data, where=str(path))
 
 
 def load_dir(path: str | Path = EXAMPLES_DIR) -> list[Scenario]:
@@ -122,57 +81,6 @@ def load_dir(path: str | Path = EXAMPLES_DIR) -> list[Scenario]:
             raise ScenarioError(f"{s.source}: id {s.id!r} already used in {seen[s.id]}")
         seen[s.id] = s.source
     return scenarios
-
-
-def _parse(data: dict[str, Any], where: str) -> Scenario:
-    def fail(message: str) -> ScenarioError:
-        return ScenarioError(f"{where}: {data.get('id', '?')}: {message}")
-
-    for key in ("id", "title", "rules", "players", "steps"):
-        if key not in data:
-            raise fail(f"missing {key!r}")
-    for number in data["rules"]:
-        if str(number) not in registry.RULES:
-            raise fail(f"rule {number} is not in the registry")
-    steps = [_parse_step(i, raw, fail) for i, raw in enumerate(data["steps"], start=1)]
-    return Scenario(
-        id=str(data["id"]), title=data["title"], rules=[str(n) for n in data["rules"]],
-        players=list(data["players"]), teams=data.get("teams"), start=data.get("start") or {},
-        steps=steps, expect=data.get("expect"), source=where,
-    )
-
-
-def _parse_step(index: int, raw: dict[str, Any], fail: Callable[[str], ScenarioError]) -> Step:
-    if not isinstance(raw, dict):
-        raise fail(f"step {index} is not a mapping")
-    if "event" in raw:
-        event = dict(raw["event"])
-    else:
-        kinds = [k for k in raw if k not in STEP_KEYS]
-        if len(kinds) != 1:
-            raise fail(f"step {index}: give exactly one event, found {kinds}")
-        shorthand = kinds[0]
-        value = raw[shorthand]
-        args = EVENTS.get(shorthand, ())
-        if value is None:
-            value = {}
-        elif not isinstance(value, dict):
-            value = {args[0] if args else "player": value}
-        event = {"kind": shorthand, **value}
-    kind = event.get("kind")
-    if kind not in EVENTS:
-        raise fail(f"step {index}: unknown event {kind!r}")
-    unknown = set(event) - {"kind", *EVENTS[kind]}
-    if unknown:
-        raise fail(f"step {index}: {kind} takes no {sorted(unknown)}")
-    then = raw.get("then", "none" if kind in SELF_ADVANCING else "priority")
-    if then not in THEN:
-        raise fail(f"step {index}: then must be one of {THEN}")
-    choices = raw.get("choices") or []
-    if any(not isinstance(c, dict) or len(c) != 1 for c in choices):
-        raise fail(f"step {index}: each choice is one `kind: answer` pair")
-    return Step(index, event, choices, then, raw.get("expect"), raw.get("expect_refusal"),
-                raw.get("note"))
 
 
 # -- building the starting game --------------------------------------------------------
