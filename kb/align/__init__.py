@@ -32,6 +32,7 @@ Modules, in the order the data goes through them:
 - :mod:`kb.align.memberships`  each ruling's score in its group, evidence, nearest rival
 - :mod:`kb.align.full`         the whole alignment of a set of rows (:func:`align_all`)
 - :mod:`kb.align.update`       the incremental path: redo only what changed files reach
+- :mod:`kb.align.regroup`      its re-clustering, twin renames and memberships
 - :mod:`kb.align.state`        what a full alignment keeps in the store for the update
 - :mod:`kb.align.stage`        the build stage (tables ``groups``, ``memberships``,
                                ``ruling_concepts``, ``card_identities``)
