@@ -1,7 +1,8 @@
 """What the command line checks before any work, and how it says what it cannot use.
 
-`kb/cli.py` stays a list of commands; this module holds the checks its options run as they
-are parsed (a store that is not one, a date that is not one), the query argument that may
+`kb/cli.py` and `kb/cli_team.py` stay lists of commands; this module holds the checks their
+options run as they are parsed (a store that is not one, a date that is not one; the --db
+option every store-reading command shares), the query argument that may
 start with a dash, and the one-line messages for click's usage errors, a store SQLite cannot
 read and a damaged search index. Everything printed goes through
 :func:`kb.corpus.safe.printable`.
@@ -32,6 +33,13 @@ def usable_store(ctx: click.Context, param: click.Parameter, value: Path | None)
 
         check_store(value)
     return value
+
+
+#: The --db option of the commands that read a store, checked by :func:`usable_store`.
+DB_OPTION = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("_build/rulings.db"), show_default=True, callback=usable_store,
+    help="The store written by `kb build`.")
 
 
 def iso_date(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
