@@ -110,12 +110,13 @@ def _everything(db):
     site = site_data.load(db, corpus)
     rules = site.rules
     faces = {g["id"]: page_digests.face(g) for g in site.groups}
-    listings = {c["id"]: page_digests.listing(site, c) for c in site.cards.values()}
+    known = page_digests.members(site.rulings)
+    listings = {c["id"]: page_digests.listing(site, c, known) for c in site.cards.values()}
     extra = {g["id"]: page_digests.extras(corpus, rules, g["id"]) for g in site.groups}
     digests = page_digests.shared_pages(site, site.summary.counts, faces, listings, extra)
-    digests.update({f"card/{c['slug']}.html": page_digests.card_page(site, c, faces)
+    digests.update({f"card/{c['slug']}.html": page_digests.card_page(site, c, faces, known)
                     for c in site.cards.values()})
-    digests.update({f"ruling/{g['slug']}.html": page_digests.ruling_page(site, g)
+    digests.update({f"ruling/{g['slug']}.html": page_digests.ruling_page(site, g, known)
                     for g in site.groups})
     groups = [page_digests.group_row(g, extra[g["id"]]) for g in site.groups]
     return site, digests, (groups, sorted(listings.items()))

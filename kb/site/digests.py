@@ -73,23 +73,35 @@ def leads(group: dict) -> list[str]:
     return out
 
 
-def listing(site: SiteData, card: dict) -> str:
-    """What a language's listing shows of a card (its rulings must be loaded)."""
+def members(rulings: list[dict]) -> dict[str, str]:
+    """{ruling id: :func:`member`} of ``rulings``: each ruling shows on three pages (its card's,
+    its listing, its group's), so a full build digests it once and passes this to each."""
+    return {r["id"]: member(r) for r in rulings}
+
+
+def _member(ruling: dict, known: dict[str, str] | None) -> str:
+    return known[ruling["id"]] if known is not None else member(ruling)
+
+
+def listing(site: SiteData, card: dict, known: dict[str, str] | None = None) -> str:
+    """What a language's listing shows of a card (its rulings must be loaded); ``known``:
+    :func:`members` of its rulings, if made."""
     return _hash([card["id"], card["name"], card["lang"], card["slug"],
-                  [[member(r), slug(site.group_id_of(r["id"]))] for r in card["rulings"]]])
+                  [[_member(r, known), slug(site.group_id_of(r["id"]))]
+                   for r in card["rulings"]]])
 
 
-def card_page(site: SiteData, card: dict, faces) -> str:
+def card_page(site: SiteData, card: dict, faces, known: dict[str, str] | None = None) -> str:
     return _hash([
         "card", card["id"], card["name"], card["lang"],
         [[c["id"], c["name"], c["lang"], c["slug"]] for c in site.identity_cards(card)],
-        [[member(r), faces[site.group_id_of(r["id"])]] for r in card["rulings"]]])
+        [[_member(r, known), faces[site.group_id_of(r["id"])]] for r in card["rulings"]]])
 
 
-def ruling_page(site: SiteData, group: dict) -> str:
+def ruling_page(site: SiteData, group: dict, known: dict[str, str] | None = None) -> str:
     rules = site.rules
     return _hash([
-        "ruling", group["slug"], [member(m) for m in group["members"]],
+        "ruling", group["slug"], [_member(m, known) for m in group["members"]],
         [[n, rules[n]["slug"], rules[n]["title"]] for n in group["rules"]],
         _examples(site.rules, site.examples_available, group["examples"]), group["findings"], site.findings is None])
 
