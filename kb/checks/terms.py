@@ -146,12 +146,22 @@ def forbidden(corpus: Corpus, member: Member, start: int = 0, end: int | None = 
     """``term-synonym`` findings for the glossary's forbidden terms in ``member``'s text (in
     ``start:end``)."""
     end = len(member.text) if end is None else end
-    concepts = corpus.glossary.concepts if corpus.glossary is not None else []
-    for concept in concepts:
-        for pattern in concept.forbidden.get(member.lang, ()):
-            for m in _term_regex(pattern).finditer(member.text, start, end):
-                yield _synonym(member, concept, m.start(), m.end(), "a term the glossary "
-                               "forbids for this concept")
+    for concept, regex in _forbidden_terms(corpus, member.lang):
+        for m in regex.finditer(member.text, start, end):
+            yield _synonym(member, concept, m.start(), m.end(), "a term the glossary "
+                           "forbids for this concept")
+
+
+def _forbidden_terms(corpus: Corpus, lang: str) -> list[tuple]:
+    """(concept, regex) of each term the glossary forbids in ``lang``, in glossary order:
+    gathered once per language, not once per text from every concept."""
+    key = ("forbidden-terms", lang)
+    found = corpus.cache.get(key)
+    if found is None:
+        concepts = corpus.glossary.concepts if corpus.glossary is not None else []
+        found = corpus.cache[key] = [(concept, _term_regex(pattern)) for concept in concepts
+                                     for pattern in concept.forbidden.get(lang, ())]
+    return found
 
 
 def _synonym(member: Member, concept, start: int, end: int, why: str):
@@ -234,8 +244,6 @@ def _other_name(corpus: Corpus, member: Member, witness: Member, concept, start:
 
 def misspelt(corpus: Corpus, member: Member):
     """Names kept in English written almost like them ("Undrcity"): ``term-synonym``."""
-    from difflib import SequenceMatcher
-
     names = _kept_names(corpus)
     most = max((size for _, _, size in names), default=0)
     taken = Spans((m.start, m.end) for m in corpus.matches(member))
@@ -252,10 +260,19 @@ def misspelt(corpus: Corpus, member: Member):
                 candidate = candidates[size] = " ".join(following[:size]).rstrip(".,;:!?)»”")
             if candidate == name or len(candidate) < 5 or abs(len(candidate) - len(name)) > 3:
                 continue
-            matcher = SequenceMatcher(None, candidate.lower(), name.lower())
-            if matcher.quick_ratio() >= 0.85 and matcher.ratio() >= 0.85:
+            if _misspelling(candidate, name):
                 yield _synonym(member, concept, m.start(), m.start() + len(candidate),
                                "the name misspelt")
+
+
+@lru_cache(maxsize=100_000)
+def _misspelling(candidate: str, name: str) -> bool:
+    """Whether ``candidate`` is written almost like ``name`` (case aside); asked once per
+    pair of words: the same capitalised words come back in text after text."""
+    from difflib import SequenceMatcher
+
+    matcher = SequenceMatcher(None, candidate.lower(), name.lower())
+    return matcher.quick_ratio() >= 0.85 and matcher.ratio() >= 0.85
 
 
 def _kept_names(corpus: Corpus) -> list[tuple]:
@@ -282,8 +299,6 @@ def _near(member: Member, corpus: Corpus, concept, start: int,
     """The word group of ``start:end`` most like one of the concept's terms in the member's
     language (a shared long word or compound part, or a near spelling), outside other
     glossary matches; (start, end) or None."""
-    from difflib import SequenceMatcher
-
     taken = [(m.start, m.end) for m in corpus.matches(member)]
     words = [w for w in member.words if start <= w.start() and w.end() <= end
              and not any(a <= w.start() < b for a, b in taken)]
@@ -305,14 +320,19 @@ def _near(member: Member, corpus: Corpus, concept, start: int,
                 if 2.0 * min(len(mine), len(theirs)) / (len(mine) + len(theirs)) - penalty \
                         <= best_score:
                     continue
-                matcher = SequenceMatcher(None, mine, theirs)
-                if matcher.quick_ratio() - penalty <= best_score:
-                    continue
-                ratio = matcher.ratio()
+                ratio = _ratio(mine, theirs)
                 score = ratio - penalty
                 if (ratio >= _NEAR or _shares_part(candidate, term)) and score > best_score:
                     best, best_score = (a, b), score
     return best
+
+
+@lru_cache(maxsize=100_000)
+def _ratio(a: str, b: str) -> float:
+    """difflib's similarity of two word groups, once per pair (sentences recur in groups)."""
+    from difflib import SequenceMatcher
+
+    return SequenceMatcher(None, a, b).ratio()
 
 
 def _shares_part(candidate: str, term: str) -> bool:
