@@ -51,7 +51,7 @@ def date(iso: str, lang: str) -> str:
 
 
 def number(value: int | float, lang: str) -> str:
-    """``value`` as ``lang`` writes numbers. Remembered: babel takes half a millisecond, and a
+    """``value`` as ``lang`` writes numbers. Remembered: babel takes 50 µs, and a
     tree shows the same few scores and counts thousands of times. Keyed by the value's type and
     repr, which tell apart what ``==`` does not (1 and 1.0, 0.0 and -0.0)."""
     key = (lang, type(value), repr(value))

@@ -1,9 +1,9 @@
 """What the templates ask again and again, answered once per tree.
 
-A tree is 13,000 pages at 10k rulings, each asking for the same dozen interface strings, and
+A tree is 2,300 pages at 10k rulings, each asking for the same dozen interface strings, and
 its ruling pages for the same few scores, concept labels and finding messages. jinja2's own
-gettext goes through two context calls, a new ``Markup`` and a ``%`` per string; babel formats
-a number in 0.5 ms. These memos answer from a dict instead: the same strings, so the same bytes.
+gettext goes through two context calls, a new ``Markup`` and a ``%`` per string; babel takes
+50 µs a number. These memos answer from a dict instead: the same strings, so the same bytes.
 Each tree (one UI language) gets its own memos from :func:`gettext_callables` and
 :func:`per_key`, made anew by :func:`kb.site.pages.environment`.
 """

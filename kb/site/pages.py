@@ -364,7 +364,7 @@ def render_tree(site: SiteData, ui: str, out: Path, counts: dict,
 def _write(template, page: str, ui: str, key: str, context: dict, out: Path,
            made: set[str]) -> None:
     """Render ``page`` into ``out`` (``made``: the folders made so far). Plain strings and
-    os calls, not Path objects: this runs 80,000 times at 10k rulings."""
+    os calls, not Path objects: this runs 13,600 times at 10k rulings."""
     html = template.render(link=Links(page, ui, key), root=root_of(page), **context)
     target = f"{out}/{page}"
     folder = target.rpartition("/")[0]
