@@ -256,7 +256,8 @@ def _names(corpus: Corpus, source: Member | None, member: Member, others: list[M
                            + ([f"the {where} translations"] if where else []))
         yield member.finding(
             "name-mismatch", "warning",
-            f"“{name}” is not in this sentence, where {who} keep it verbatim", start, end)
+            f"“{name}” is not in this sentence, where {who} "
+            f"{'keep' if where else 'keeps'} it verbatim", start, end)
 
 
 def _name_set(corpus: Corpus, member: Member) -> set[str]:

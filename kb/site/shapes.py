@@ -104,7 +104,7 @@ MESSAGES: list[str | tuple[str, str]] = [
        "%(values)s)"),
     N_("“%(name)s” is not in this sentence, where the %(lang)s source and the %(langs)s "
        "translations keep it verbatim"),
-    N_("“%(name)s” is not in this sentence, where the %(lang)s source keep it verbatim"),
+    N_("“%(name)s” is not in this sentence, where the %(lang)s source keeps it verbatim"),
     N_("“%(name)s” is not in this sentence, where the %(langs)s translations keep it "
        "verbatim"),
     N_("quotation marks %(q0)s %(q1)s; the rest of the %(lang)s corpus uses %(u0)s %(u1)s"),
