@@ -123,16 +123,26 @@ def finding_message(finding: dict, ui: str) -> Markup:
     if finding.get("check") == "checklist":
         return Markup('<span lang="{}" translate="no">{}</span>').format(
             _written_in(message), message)
+    shaped = _shape(message)
+    if shaped is None:
+        return Markup('<span lang="en">{}</span>').format(message)
+    singular, plural, parts = shaped
+    catalog = i18n.translations(ui)
+    template = (catalog.ngettext(singular, plural, int(parts["own"])) if plural
+                else catalog.gettext(singular))
+    return escape(template) % {name: _part(name, value, finding, ui, parts, template)
+                               for name, value in parts.items()}
+
+
+@lru_cache(maxsize=4096)
+def _shape(message: str) -> tuple[str, str | None, dict[str, str]] | None:
+    """(singular, plural, parts) of the first shape ``message`` has, or None. Cached: a
+    corpus has a few dozen distinct messages, each asked by every finding in every tree."""
     for pattern, singular, plural in _PATTERNS:
         match = pattern.fullmatch(message)
         if match:
-            parts = match.groupdict()
-            catalog = i18n.translations(ui)
-            template = (catalog.ngettext(singular, plural, int(parts["own"])) if plural
-                        else catalog.gettext(singular))
-            return escape(template) % {name: _part(name, value, finding, ui, parts, template)
-                                       for name, value in parts.items()}
-    return Markup('<span lang="en">{}</span>').format(message)
+            return singular, plural, match.groupdict()
+    return None
 
 
 def _part(name: str, value: str, finding: dict, ui: str, parts: dict, template: str):
