@@ -22,6 +22,7 @@ Modules, in the order the data goes through them:
 - family modules, one per kind of check, listed in :mod:`kb.checks.families`:
   :mod:`~kb.checks.fragments`, :mod:`~kb.checks.content`, :mod:`~kb.checks.terms`,
   :mod:`~kb.checks.numbers`, :mod:`~kb.checks.punctuation`, :mod:`~kb.checks.coverage`
+  (the terms family's synonyms and names: :mod:`~kb.checks.synonyms`, :mod:`~kb.checks.names`)
 - :mod:`kb.checks.suppressions` accepted findings (``suppressions.toml``)
 - :mod:`kb.checks.run`          every family over a corpus, suppressions applied: a Report
 - :mod:`kb.checks.formats`      a Report as ``kb check`` prints it (text, JSON)
