@@ -82,8 +82,14 @@ def read_seeds(folder: Path = ROOT / "rulings") -> dict[str, tuple[str, str, lis
     return out
 
 
-def generate(corpus: Path, size: int, text: int = DEFAULT_TEXT, shuffle: bool = False,
-             seed: int = 1, langs: tuple[str, ...] = LANGS) -> dict[str, str]:
+def generate(
+    corpus: Path,
+    size: int,
+    text: int = DEFAULT_TEXT,
+    shuffle: bool = False,
+    seed: int = 1,
+    langs: tuple[str, ...] = LANGS,
+) -> dict[str, str]:
     """Write the files (one per language of ``langs``) of ``size`` near-twins under
     ``corpus``; return and write the truth ({file name#position: group key}) as
     ``corpus/../expected.json``."""
@@ -105,8 +111,9 @@ def generate(corpus: Path, size: int, text: int = DEFAULT_TEXT, shuffle: bool = 
             lines += [date, "", f"{CASE_WORD[lang]} {number:0{width}d}: {texts[text - 1]}", ""]
             expected[f"{name}#{position}"] = f"case-{number}"
         (corpus / name).write_text("\n".join(lines), encoding="utf-8")
-    (corpus.parent / "expected.json").write_text(json.dumps(expected, indent=0) + "\n",
-                                                 encoding="utf-8")
+    (corpus.parent / "expected.json").write_text(
+        json.dumps(expected, indent=0) + "\n", encoding="utf-8"
+    )
     return expected
 
 
@@ -138,62 +145,102 @@ def score(groups: list[dict]) -> dict:
             predicted[g] += 1
             true[key] += 1
     tp, pp, tt = pairs(cells.values()), pairs(predicted.values()), pairs(true.values())
-    exact = (len(predicted) == len(true)
-             and all(cells[g, k] == predicted[g] == true[k] for g, k in cells))
-    return {"rulings": sum(predicted.values()), "groups": len(predicted),
-            "true_groups": len(true),
-            "precision": tp / pp if pp else 1.0, "recall": tp / tt if tt else 1.0,
-            "exact": exact}
+    exact = len(predicted) == len(true) and all(
+        cells[g, k] == predicted[g] == true[k] for g, k in cells
+    )
+    return {
+        "rulings": sum(predicted.values()),
+        "groups": len(predicted),
+        "true_groups": len(true),
+        "precision": tp / pp if pp else 1.0,
+        "recall": tp / tt if tt else 1.0,
+        "exact": exact,
+    }
 
 
 def run(command: list[str], cwd: Path, env: dict, stdout=subprocess.DEVNULL):
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, env=env, stdout=stdout, stderr=subprocess.PIPE,
-                          check=False)
+    done = subprocess.run(
+        command, cwd=cwd, env=env, stdout=stdout, stderr=subprocess.PIPE, check=False
+    )
     return time.perf_counter() - started, done
 
 
-def measure(kb: list[str], env: dict, work: Path, size: int, text: int, shuffle: bool,
-            langs: tuple[str, ...] = LANGS) -> dict:
-    here = work / (f"n{size}{'-shuffled' if shuffle else ''}"
-                   f"{'' if langs == LANGS else '-' + '-'.join(langs)}")
+def measure(
+    kb: list[str],
+    env: dict,
+    work: Path,
+    size: int,
+    text: int,
+    shuffle: bool,
+    langs: tuple[str, ...] = LANGS,
+) -> dict:
+    here = work / (
+        f"n{size}{'-shuffled' if shuffle else ''}{'' if langs == LANGS else '-' + '-'.join(langs)}"
+    )
     if here.exists():
         shutil.rmtree(here)  # only folders this benchmark made under its work folder
     corpus, out, timings = here / "rulings", here / "out", here / "timings.json"
     generate(corpus, size, text, shuffle, langs=langs)
-    wall, built = run(kb + ["build", str(corpus), "--out", str(out), "--full",
-                            "--timings-json", str(timings)], here, env)
-    result = {"size": size, "shuffled": shuffle, "langs": list(langs),
-              "status": built.returncode}
+    wall, built = run(
+        kb + ["build", str(corpus), "--out", str(out), "--full", "--timings-json", str(timings)],
+        here,
+        env,
+    )
+    result = {"size": size, "shuffled": shuffle, "langs": list(langs), "status": built.returncode}
     if built.returncode != 0:
         result["error"] = built.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
         return result
     stages = json.loads(timings.read_text(encoding="utf-8"))
-    _, exported = run(kb + ["export", "json", "--db", str(out / "rulings.db")], here, env,
-                      stdout=subprocess.PIPE)
+    _, exported = run(
+        kb + ["export", "json", "--db", str(out / "rulings.db")], here, env, stdout=subprocess.PIPE
+    )
     if exported.returncode != 0:
         result["error"] = exported.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
         return result
-    result.update({"align_s": round(stages["stages"]["align"], 3),
-                   "build_s": round(stages["total"], 3), "wall_s": round(wall, 3),
-                   "stages": {k: round(v, 3) for k, v in stages["stages"].items()}})
+    result.update(
+        {
+            "align_s": round(stages["stages"]["align"], 3),
+            "build_s": round(stages["total"], 3),
+            "wall_s": round(wall, 3),
+            "stages": {k: round(v, 3) for k, v in stages["stages"].items()},
+        }
+    )
     result.update(score(json.loads(exported.stdout)["groups"]))
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[500, 1000, 2000, 4000],
-                        help="near-twins per file (rulings in the corpus: five times this)")
-    parser.add_argument("--kb", default=None,
-                        help="command that runs kb (default: this checkout's, "
-                             "python -m kb with PYTHONPATH set to it)")
-    parser.add_argument("--text", type=int, default=DEFAULT_TEXT,
-                        help="seed position of the ruling every file repeats")
-    parser.add_argument("--shuffle", action="store_true",
-                        help="each language lists its rulings in its own random order")
-    parser.add_argument("--langs", default=",".join(LANGS),
-                        help="the languages with a file (ru alone: issue 23's one-file case)")
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=[500, 1000, 2000, 4000],
+        help="near-twins per file (rulings in the corpus: five times this)",
+    )
+    parser.add_argument(
+        "--kb",
+        default=None,
+        help="command that runs kb (default: this checkout's, "
+        "python -m kb with PYTHONPATH set to it)",
+    )
+    parser.add_argument(
+        "--text",
+        type=int,
+        default=DEFAULT_TEXT,
+        help="seed position of the ruling every file repeats",
+    )
+    parser.add_argument(
+        "--shuffle",
+        action="store_true",
+        help="each language lists its rulings in its own random order",
+    )
+    parser.add_argument(
+        "--langs",
+        default=",".join(LANGS),
+        help="the languages with a file (ru alone: issue 23's one-file case)",
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/kb-adversarial"))
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
@@ -205,12 +252,13 @@ def main(argv: list[str] | None = None) -> int:
         kb = shlex.split(args.kb)
     else:
         kb = [sys.executable, "-m", "kb"]
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT),
-                                                          env.get("PYTHONPATH", "")]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     args.work.mkdir(parents=True, exist_ok=True)
     print(f"kb: {' '.join(kb)}   shuffled: {args.shuffle}   files: {', '.join(langs)}")
-    print(f"{'N':>7} {'rulings':>8} {'align s':>8} {'build s':>8} {'wall s':>7} "
-          f"{'groups':>7} {'precision':>9} {'recall':>7} {'exact':>6}")
+    print(
+        f"{'N':>7} {'rulings':>8} {'align s':>8} {'build s':>8} {'wall s':>7} "
+        f"{'groups':>7} {'precision':>9} {'recall':>7} {'exact':>6}"
+    )
     results = []
     for size in args.sizes:
         r = measure(kb, env, args.work, size, args.text, args.shuffle, langs)
@@ -218,19 +266,26 @@ def main(argv: list[str] | None = None) -> int:
         if r["status"] != 0 or "error" in r:
             print(f"{size:>7} failed (exit {r['status']}): {' '.join(r.get('error', []))}")
             continue
-        print(f"{size:>7} {r['rulings']:>8} {r['align_s']:>8.2f} {r['build_s']:>8.2f} "
-              f"{r['wall_s']:>7.2f} {r['groups']:>7} {r['precision']:>9.4f} "
-              f"{r['recall']:>7.4f} {r['exact']!s:>6}", flush=True)
+        print(
+            f"{size:>7} {r['rulings']:>8} {r['align_s']:>8.2f} {r['build_s']:>8.2f} "
+            f"{r['wall_s']:>7.2f} {r['groups']:>7} {r['precision']:>9.4f} "
+            f"{r['recall']:>7.4f} {r['exact']!s:>6}",
+            flush=True,
+        )
     ok = [r for r in results if "align_s" in r]
     if len(ok) > 1:
         first, last = ok[0], ok[-1]
         growth = last["align_s"] / first["align_s"] if first["align_s"] else float("inf")
         print(f"align time x{growth:.1f} for x{last['size'] / first['size']:.0f} rulings")
     if args.json:
-        args.json.write_text(json.dumps({"kb": kb, "shuffled": args.shuffle,
-                                         "langs": list(langs), "results": results},
-                                        indent=1) + "\n",
-                             encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                {"kb": kb, "shuffled": args.shuffle, "langs": list(langs), "results": results},
+                indent=1,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
     return 0 if all(r["status"] == 0 and "error" not in r for r in results) else 1
 
 

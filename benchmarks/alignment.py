@@ -42,40 +42,46 @@ from kb.reference.glossary import load as load_glossary  # noqa: E402
 #: The rules each seed ruling explains (by its position in the seed files), current numbers;
 #: read off the Comprehensive Rules and the rulings' notes in the reference.
 EXPECTED = {
-    1: {"726.5"},                       # taking the initiative while having it
-    2: {"726.4"},                       # the holder leaves the game
-    3: {"701.49d"},                     # venture into Undercity with no dungeon
+    1: {"726.5"},  # taking the initiative while having it
+    2: {"726.4"},  # the holder leaves the game
+    3: {"701.49d"},  # venture into Undercity with no dungeon
     4: {"701.49b", "701.49c", "701.49d"},  # venture into Undercity inside a dungeon
-    5: {"726.2", "603.3b"},             # Two-Headed Giant: the holder orders the triggers
-    6: {"726.3"},                       # one holder at a time
-    7: {"701.49d"},                     # venture into Undercity never starts another dungeon
-    8: {"726.1", "726.2"},              # what the initiative is, its triggers
-    9: {"726.1"},                       # no initiative until an effect says so
-    10: {"726.2", "205.3p"},            # Undercity only through the initiative's triggers
+    5: {"726.2", "603.3b"},  # Two-Headed Giant: the holder orders the triggers
+    6: {"726.3"},  # one holder at a time
+    7: {"701.49d"},  # venture into Undercity never starts another dungeon
+    8: {"726.1", "726.2"},  # what the initiative is, its triggers
+    9: {"726.1"},  # no initiative until an effect says so
+    10: {"726.2", "205.3p"},  # Undercity only through the initiative's triggers
 }
 
 #: Rulings written for this benchmark (not from any source), one per language, each added to
 #: one language only. "deck" explains no carried rule; "one_dungeon" explains 309.3.
 EXTRA = {
-    "deck": (set(), {
-        "ru": "Карты подземелий не входят в вашу колоду. Вы можете выбрать любое подземелье, "
-              "когда отправляетесь в подземелье.",
-        "it": "Le carte dungeon non fanno parte del tuo mazzo. Puoi scegliere qualsiasi dungeon "
-              "quando ti avventuri nel dungeon.",
-        "fr": "Les cartes de donjon ne font pas partie de votre deck. Vous pouvez choisir "
-              "n’importe quel donjon lorsque vous vous aventurez dans le donjon.",
-        "de": "Verlieskarten sind nicht Teil deines Decks. Du kannst jedes beliebige Verlies "
-              "wählen, wenn du dich in das Verlies vorwagst.",
-        "es": "Las cartas de mazmorra no forman parte de tu mazo. Puedes elegir cualquier "
-              "mazmorra cuando te adentras en la mazmorra.",
-    }),
-    "one_dungeon": ({"309.3"}, {
-        "ru": "У игрока может быть только одно подземелье в командной зоне.",
-        "it": "Un giocatore può avere solo un dungeon nella zona di comando.",
-        "fr": "Un joueur ne peut avoir qu’un seul donjon dans la zone de commandement.",
-        "de": "Ein Spieler kann nur ein Verlies in der Kommandozone haben.",
-        "es": "Un jugador solo puede tener una mazmorra en la zona de mando.",
-    }),
+    "deck": (
+        set(),
+        {
+            "ru": "Карты подземелий не входят в вашу колоду. Вы можете выбрать любое подземелье, "
+            "когда отправляетесь в подземелье.",
+            "it": "Le carte dungeon non fanno parte del tuo mazzo. Puoi scegliere qualsiasi dungeon "
+            "quando ti avventuri nel dungeon.",
+            "fr": "Les cartes de donjon ne font pas partie de votre deck. Vous pouvez choisir "
+            "n’importe quel donjon lorsque vous vous aventurez dans le donjon.",
+            "de": "Verlieskarten sind nicht Teil deines Decks. Du kannst jedes beliebige Verlies "
+            "wählen, wenn du dich in das Verlies vorwagst.",
+            "es": "Las cartas de mazmorra no forman parte de tu mazo. Puedes elegir cualquier "
+            "mazmorra cuando te adentras en la mazmorra.",
+        },
+    ),
+    "one_dungeon": (
+        {"309.3"},
+        {
+            "ru": "У игрока может быть только одно подземелье в командной зоне.",
+            "it": "Un giocatore può avere solo un dungeon nella zona di comando.",
+            "fr": "Un joueur ne peut avoir qu’un seul donjon dans la zone de commandement.",
+            "de": "Ein Spieler kann nur ein Verlies in der Kommandozone haben.",
+            "es": "Un jugador solo puede tener una mazmorra en la zona de mando.",
+        },
+    ),
 }
 
 
@@ -88,15 +94,28 @@ def rows_of(files: list[tuple[str, str, str, list[tuple[str, str, str]]]]) -> li
     rows = []
     for path, lang, card, rulings in files:
         for position, (label, date, text) in enumerate(rulings, start=1):
-            rows.append({"id": f"{path}#{position}", "source": path, "card_id": f"{lang}:{card}",
-                         "lang": lang, "date": date, "position": position, "text": text,
-                         "line": position, "card": card, "label": label})
+            rows.append(
+                {
+                    "id": f"{path}#{position}",
+                    "source": path,
+                    "card_id": f"{lang}:{card}",
+                    "lang": lang,
+                    "date": date,
+                    "position": position,
+                    "text": text,
+                    "line": position,
+                    "card": card,
+                    "label": label,
+                }
+            )
     return rows
 
 
 def base_corpus(seeds) -> list:
-    return [(f.path, f.lang, f.card, [(str(r.position), r.date, r.text) for r in f.rulings])
-            for f in seeds]
+    return [
+        (f.path, f.lang, f.card, [(str(r.position), r.date, r.text) for r in f.rulings])
+        for f in seeds
+    ]
 
 
 def shuffled(corpus, rng):
@@ -146,7 +165,7 @@ def _about_monarch(glossary, text: str, lang: str) -> str:
     for source, target in (("take_initiative", "become_monarch"), ("initiative", "monarch")):
         term = glossary.get(target).term(lang)
         for m in reversed([m for m in glossary.find(text, lang) if m.concept == source]):
-            text = text[:m.start] + term + text[m.end:]
+            text = text[: m.start] + term + text[m.end :]
     return text
 
 
@@ -154,9 +173,15 @@ def combined(corpus, rng):
     return shuffled(extra(dropped(monarch(duplicated(corpus, rng), rng), rng), rng), rng)
 
 
-PERTURBATIONS = {"baseline": lambda c, r: c, "shuffled": shuffled, "dropped": dropped,
-                 "extra": extra, "duplicated": duplicated, "monarch": monarch,
-                 "combined": combined}
+PERTURBATIONS = {
+    "baseline": lambda c, r: c,
+    "shuffled": shuffled,
+    "dropped": dropped,
+    "extra": extra,
+    "duplicated": duplicated,
+    "monarch": monarch,
+    "combined": combined,
+}
 
 
 def truth_rules(label: str, carried: set[str]) -> set[str]:
@@ -195,11 +220,15 @@ def evaluate(rows, groups, carried, baseline_ids=None) -> dict:
         if baseline_ids and label in baseline_ids:
             stable.append(g.id == baseline_ids[label])
     weak = sum(m.weak for g in groups for m in g.memberships)
-    return {"precision": tp / (tp + fp) if tp + fp else 1.0,
-            "recall": tp / (tp + fn) if tp + fn else 1.0,
-            "links": links_ok / len(groups), "primary": primary_ok / len(groups),
-            "ids": statistics.mean(stable) if stable else 1.0,
-            "groups": len(groups), "weak": weak}
+    return {
+        "precision": tp / (tp + fp) if tp + fp else 1.0,
+        "recall": tp / (tp + fn) if tp + fn else 1.0,
+        "links": links_ok / len(groups),
+        "primary": primary_ok / len(groups),
+        "ids": statistics.mean(stable) if stable else 1.0,
+        "groups": len(groups),
+        "weak": weak,
+    }
 
 
 def main(argv=None) -> int:
@@ -215,8 +244,10 @@ def main(argv=None) -> int:
     baseline_ids = {}
     for g in base_groups:
         baseline_ids[base_rows_label(base_rows, g)] = g.id
-    print(f"{'perturbation':<12} {'rounds':>6} {'precision':>9} {'recall':>7} {'links':>6} "
-          f"{'primary':>7} {'ids':>5} {'groups':>7} {'weak':>5} {'s/run':>6}")
+    print(
+        f"{'perturbation':<12} {'rounds':>6} {'precision':>9} {'recall':>7} {'links':>6} "
+        f"{'primary':>7} {'ids':>5} {'groups':>7} {'weak':>5} {'s/run':>6}"
+    )
     for name, perturb in PERTURBATIONS.items():
         rng = random.Random(args.seed)
         rounds = 1 if name in ("baseline", "duplicated", "monarch") else args.rounds
@@ -228,9 +259,11 @@ def main(argv=None) -> int:
             seconds.append(time.perf_counter() - started)
             results.append(evaluate(rows, groups, carried, baseline_ids))
         mean = {k: statistics.mean(r[k] for r in results) for k in results[0]}
-        print(f"{name:<12} {rounds:>6} {mean['precision']:>9.3f} {mean['recall']:>7.3f} "
-              f"{mean['links']:>6.3f} {mean['primary']:>7.3f} {mean['ids']:>5.2f} "
-              f"{mean['groups']:>7.1f} {mean['weak']:>5.1f} {statistics.mean(seconds):>6.2f}")
+        print(
+            f"{name:<12} {rounds:>6} {mean['precision']:>9.3f} {mean['recall']:>7.3f} "
+            f"{mean['links']:>6.3f} {mean['primary']:>7.3f} {mean['ids']:>5.2f} "
+            f"{mean['groups']:>7.1f} {mean['weak']:>5.1f} {statistics.mean(seconds):>6.2f}"
+        )
     return 0
 
 

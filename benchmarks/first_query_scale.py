@@ -38,8 +38,9 @@ def folder_size(folder: Path) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("build", type=Path)
-    parser.add_argument("--work", type=Path, help="where Pagefind writes (default: a temporary "
-                                                  "folder, removed)")
+    parser.add_argument(
+        "--work", type=Path, help="where Pagefind writes (default: a temporary folder, removed)"
+    )
     args = parser.parse_args()
     site = args.build.resolve() / "site"
     work = args.work or Path(tempfile.mkdtemp(prefix="first-query-"))
@@ -49,11 +50,26 @@ def main() -> None:
         output = work / "pagefind"
         shutil.rmtree(output, ignore_errors=True)
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site), "--glob",
-                        "en/**/*.html", "--output-path", str(output), "--silent"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pagefind",
+                "--site",
+                str(site),
+                "--glob",
+                "en/**/*.html",
+                "--output-path",
+                str(output),
+                "--silent",
+            ],
+            check=True,
+        )
         files, size = folder_size(output)
-        print(f"pagefind, en/ tree only: {time.perf_counter() - started:.1f}s, {files:,} files, "
-              f"{size / 1e6:,.1f} MB")
+        print(
+            f"pagefind, en/ tree only: {time.perf_counter() - started:.1f}s, {files:,} files, "
+            f"{size / 1e6:,.1f} MB"
+        )
         (work / "pagefind-probe.html").write_text(site_search.PAGEFIND_PROBE, encoding="utf-8")
         driver = site_search.chromium()
         ours, ours_base = site_search.serve_counting(site)

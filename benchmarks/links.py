@@ -61,12 +61,15 @@ CORPUS = HERE / "links_corpus"
 SEEDS = HERE.parent / "rulings"
 
 # Date lines as kb's corpus format writes them (numeric, or day month-name year).
-_DATE = re.compile(r"^(\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\.?"
-                   r"|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\.?\s+(?:de\s+)?\d{4}(?:\s*г\.?)?)$")
+_DATE = re.compile(
+    r"^(\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\.?"
+    r"|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\.?\s+(?:de\s+)?\d{4}(?:\s*г\.?)?)$"
+)
 
 
 # ---------------------------------------------------------------------------------------------
 # Gold and the rulings' keys
+
 
 def load_gold(*paths: Path) -> dict[str, dict]:
     """{"<file name>#<position>": entry} from gold files (their ``rulings`` mapping)."""
@@ -74,9 +77,12 @@ def load_gold(*paths: Path) -> dict[str, dict]:
     for path in paths:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         for key, entry in (data.get("rulings") or {}).items():
-            gold[key] = {"group": str(entry["group"]), "family": str(entry["family"]),
-                         "required": {str(r) for r in entry.get("required") or ()},
-                         "allowed": {str(r) for r in entry.get("allowed") or ()}}
+            gold[key] = {
+                "group": str(entry["group"]),
+                "family": str(entry["family"]),
+                "required": {str(r) for r in entry.get("required") or ()},
+                "allowed": {str(r) for r in entry.get("allowed") or ()},
+            }
     return gold
 
 
@@ -109,15 +115,26 @@ def ruling_key(source: str, cache: dict[str, dict[int, int]]) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # Scoring (pure: an export dict and a gold dict in, figures out)
 
+
 def _ratio(num: int, den: int) -> float | None:
     return round(num / den, 4) if den else None
 
 
 #: Rule families by number prefix (a prefix covers its subrules); the rest is "other".
-RULE_FAMILIES = (("701.49", "dungeon"), ("704.5t", "dungeon"), ("205.3p", "dungeon"),
-                 ("309", "dungeon"), ("725", "monarch"), ("726", "initiative"),
-                 ("603", "triggers"), ("101.4", "triggers"), ("113", "triggers"),
-                 ("805", "triggers"), ("800", "multiplayer"), ("810", "multiplayer"))
+RULE_FAMILIES = (
+    ("701.49", "dungeon"),
+    ("704.5t", "dungeon"),
+    ("205.3p", "dungeon"),
+    ("309", "dungeon"),
+    ("725", "monarch"),
+    ("726", "initiative"),
+    ("603", "triggers"),
+    ("101.4", "triggers"),
+    ("113", "triggers"),
+    ("805", "triggers"),
+    ("800", "multiplayer"),
+    ("810", "multiplayer"),
+)
 
 
 def rule_family(rule: str) -> str:
@@ -127,20 +144,33 @@ def rule_family(rule: str) -> str:
     ['dungeon', 'dungeon', 'monarch', 'triggers', 'other']
     """
     for prefix, family in RULE_FAMILIES:
-        rest = rule[len(prefix):] if rule.startswith(prefix) else None
+        rest = rule[len(prefix) :] if rule.startswith(prefix) else None
         if rest is not None and (not rest or rest[0] == "." or rest.isalpha()):
             return family
     return "other"
 
 
 def _figures(t: Counter, carried: set[str] | None) -> dict:
-    return {**{k: t[k] for k in ("groups", "links", "correct", "required", "found", "unlinked",
-                                 "unlinked_with_reason")},
-            "precision": _ratio(t["correct"], t["links"]),
-            "recall": _ratio(t["found"], t["required"]),
-            "recall_carried": (_ratio(t["found_carried"], t["required_carried"])
-                               if carried is not None else None),
-            "required_carried": t["required_carried"] if carried is not None else None}
+    return {
+        **{
+            k: t[k]
+            for k in (
+                "groups",
+                "links",
+                "correct",
+                "required",
+                "found",
+                "unlinked",
+                "unlinked_with_reason",
+            )
+        },
+        "precision": _ratio(t["correct"], t["links"]),
+        "recall": _ratio(t["found"], t["required"]),
+        "recall_carried": (
+            _ratio(t["found_carried"], t["required_carried"]) if carried is not None else None
+        ),
+        "required_carried": t["required_carried"] if carried is not None else None,
+    }
 
 
 def score(export: dict, gold: dict[str, dict], carried: set[str] | None = None) -> dict:
@@ -184,13 +214,22 @@ def score(export: dict, gold: dict[str, dict], carried: set[str] | None = None) 
                 t["required_carried"] += rule in required & carried
                 t["found_carried"] += rule in required & carried & links
         if wrong or missed:
-            errors.append({"group": group.get("id"), "gold": sorted({e["group"] for e in entries}),
-                           "family": family, "wrong": sorted(wrong), "missed": sorted(missed),
-                           "missed_not_carried": sorted(missed - carried) if carried is not None
-                           else None})
-    return {"families": {name: _figures(t, carried) for name, t in tally.items()},
-            "rule_families": {name: _figures(t, carried) for name, t in by_rule.items()},
-            "errors": errors, "rulings_without_gold": unmapped}
+            errors.append(
+                {
+                    "group": group.get("id"),
+                    "gold": sorted({e["group"] for e in entries}),
+                    "family": family,
+                    "wrong": sorted(wrong),
+                    "missed": sorted(missed),
+                    "missed_not_carried": sorted(missed - carried) if carried is not None else None,
+                }
+            )
+    return {
+        "families": {name: _figures(t, carried) for name, t in tally.items()},
+        "rule_families": {name: _figures(t, carried) for name, t in by_rule.items()},
+        "errors": errors,
+        "rulings_without_gold": unmapped,
+    }
 
 
 def seeds_kept(export: dict, gold: dict[str, dict]) -> dict:
@@ -210,8 +249,13 @@ def seeds_kept(export: dict, gold: dict[str, dict]) -> dict:
         held = where.get(name, set())
         [only] = held if len(held) == 1 else [None]
         if only is None or rules_of[only] != expected[name]:
-            changed.append({"group": name, "expected": sorted(expected[name]),
-                            "got": [sorted(rules_of[g]) for g in sorted(held)]})
+            changed.append(
+                {
+                    "group": name,
+                    "expected": sorted(expected[name]),
+                    "got": [sorted(rules_of[g]) for g in sorted(held)],
+                }
+            )
     return {"groups": len(expected), "kept": len(expected) - len(changed), "changed": changed}
 
 
@@ -230,25 +274,33 @@ def alignment(export: dict, gold: dict[str, dict]) -> dict:
         fp += p1 == p2 and g1 != g2
         fn += p1 != p2 and g1 == g2
     precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
-    f1 = (round(2 * precision * recall / (precision + recall), 4)
-          if precision and recall else None)
+    f1 = round(2 * precision * recall / (precision + recall), 4) if precision and recall else None
     families_of, golds_of, preds_of = defaultdict(set), defaultdict(set), defaultdict(set)
     for pred, true, family in members:
         families_of[pred].add(family)
         golds_of[pred].add(true)
         preds_of[true].add(pred)
-    return {"rulings": len(members), "precision": precision, "recall": recall, "f1": f1,
-            "gold_groups": len(preds_of), "groups": len(golds_of),
-            "split": sorted(g for g, p in preds_of.items() if len(p) > 1),
-            "merged": sorted(p for p, g in golds_of.items() if len(g) > 1),
-            "families_mixed": sorted(p for p, f in families_of.items() if len(f) > 1)}
+    return {
+        "rulings": len(members),
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "gold_groups": len(preds_of),
+        "groups": len(golds_of),
+        "split": sorted(g for g, p in preds_of.items() if len(p) > 1),
+        "merged": sorted(p for p, g in golds_of.items() if len(g) > 1),
+        "families_mixed": sorted(p for p, f in families_of.items() if len(f) > 1),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # Running kb
 
+
 def kb_run(kb: list[str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*kb, *args], check=False, capture_output=True, text=True, encoding="utf-8")
+    return subprocess.run(
+        [*kb, *args], check=False, capture_output=True, text=True, encoding="utf-8"
+    )
 
 
 def carried_rules(kb: list[str]) -> set[str] | None:
@@ -276,30 +328,44 @@ def build_and_export(kb: list[str], corpora: list[Path], out: Path) -> tuple[dic
 # ---------------------------------------------------------------------------------------------
 # Report
 
+
 def _fmt(value) -> str:
     return "   —  " if value is None else f"{value:6.3f}"
 
 
 def print_links(title: str, figures: dict) -> None:
     print(f"\n{title}")
-    print(f"  {'family':<11} {'groups':>6} {'links':>5} {'prec':>6} {'recall':>6} "
-          f"{'rec.carried':>11}  unlinked (with a reason)")
+    print(
+        f"  {'family':<11} {'groups':>6} {'links':>5} {'prec':>6} {'recall':>6} "
+        f"{'rec.carried':>11}  unlinked (with a reason)"
+    )
     fams = figures["families"]
     for name in sorted(fams, key=lambda n: (n == "all", n)):
         f = fams[name]
-        print(f"  {name:<11} {f['groups']:>6} {f['links']:>5} {_fmt(f['precision'])} "
-              f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>11}  "
-              f"{f['unlinked']} ({f['unlinked_with_reason']})")
-    print(f"  {'rule family':<11} {'':>6} {'links':>5} {'prec':>6} {'recall':>6} "
-          f"{'rec.carried':>11}  (links and required pairs by the rule's family)")
+        print(
+            f"  {name:<11} {f['groups']:>6} {f['links']:>5} {_fmt(f['precision'])} "
+            f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>11}  "
+            f"{f['unlinked']} ({f['unlinked_with_reason']})"
+        )
+    print(
+        f"  {'rule family':<11} {'':>6} {'links':>5} {'prec':>6} {'recall':>6} "
+        f"{'rec.carried':>11}  (links and required pairs by the rule's family)"
+    )
     for name, f in sorted(figures["rule_families"].items()):
-        print(f"  {name:<11} {'':>6} {f['links']:>5} {_fmt(f['precision'])} "
-              f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>11}")
+        print(
+            f"  {name:<11} {'':>6} {f['links']:>5} {_fmt(f['precision'])} "
+            f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>11}"
+        )
     for e in figures["errors"]:
-        extra = (f" (not carried: {', '.join(e['missed_not_carried'])})"
-                 if e["missed_not_carried"] else "")
-        print(f"  - {e['group']} [{', '.join(e['gold'])}]: wrong {e['wrong'] or '-'}, "
-              f"missed {e['missed'] or '-'}{extra}")
+        extra = (
+            f" (not carried: {', '.join(e['missed_not_carried'])})"
+            if e["missed_not_carried"]
+            else ""
+        )
+        print(
+            f"  - {e['group']} [{', '.join(e['gold'])}]: wrong {e['wrong'] or '-'}, "
+            f"missed {e['missed'] or '-'}{extra}"
+        )
     if figures["rulings_without_gold"]:
         print(f"  ! {figures['rulings_without_gold']} rulings of these groups have no gold")
 
@@ -308,16 +374,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--gold", type=Path, help="default: CORPUS/gold.yaml")
-    parser.add_argument("--seeds", type=Path, default=SEEDS,
-                        help="the seed corpus built with it (default: rulings/)")
+    parser.add_argument(
+        "--seeds",
+        type=Path,
+        default=SEEDS,
+        help="the seed corpus built with it (default: rulings/)",
+    )
     parser.add_argument("--seeds-gold", type=Path, default=CORPUS / "seeds_gold.yaml")
     parser.add_argument("--no-seeds", action="store_true", help="build the corpus alone")
     parser.add_argument("--out", type=Path, help="build folder (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument("--kb", default=f"{shlex.quote(sys.executable)} -m kb",
-                        help='how to run kb (default: "python -m kb" of this interpreter)')
-    parser.add_argument("--export", type=Path, help="score this `kb export json` file instead "
-                                                    "of building")
+    parser.add_argument(
+        "--kb",
+        default=f"{shlex.quote(sys.executable)} -m kb",
+        help='how to run kb (default: "python -m kb" of this interpreter)',
+    )
+    parser.add_argument(
+        "--export", type=Path, help="score this `kb export json` file instead of building"
+    )
     args = parser.parse_args(argv)
     kb = shlex.split(args.kb)
     corpus = args.corpus.resolve()
@@ -341,11 +415,16 @@ def main(argv: list[str] | None = None) -> int:
     carried = carried_rules(kb)
 
     figures = {
-        "command": args.kb, "corpora": [str(c) for c in corpora], "build": build,
+        "command": args.kb,
+        "corpora": [str(c) for c in corpora],
+        "build": build,
         "carried_rules": sorted(carried) if carried is not None else None,
         "corpus": score(export, gold, carried),
-        "seeds": (score(export, seeds_gold, carried) | {"kept": seeds_kept(export, seeds_gold)}
-                  if seeds_gold else None),
+        "seeds": (
+            score(export, seeds_gold, carried) | {"kept": seeds_kept(export, seeds_gold)}
+            if seeds_gold
+            else None
+        ),
         "alignment": alignment(export, gold | seeds_gold),
     }
     if build:
@@ -359,21 +438,26 @@ def main(argv: list[str] | None = None) -> int:
     print_links(f"links on {corpus.name} ({len(gold)} rulings)", figures["corpus"])
     if seeds_gold:
         kept = figures["seeds"]["kept"]
-        print_links(f"links on the seeds ({len(seeds_gold)} rulings; expected = the links "
-                    "before issue 19)", figures["seeds"])
+        print_links(
+            f"links on the seeds ({len(seeds_gold)} rulings; expected = the links before issue 19)",
+            figures["seeds"],
+        )
         print(f"  seed groups keeping exactly their links: {kept['kept']}/{kept['groups']}")
         for c in kept["changed"]:
             print(f"  - {c['group']}: expected {c['expected']}, got {c['got']}")
     a = figures["alignment"]
-    print(f"\nalignment ({a['rulings']} rulings, {a['gold_groups']} gold groups -> "
-          f"{a['groups']} groups): pairwise precision {_fmt(a['precision']).strip()}, "
-          f"recall {_fmt(a['recall']).strip()}, F1 {_fmt(a['f1']).strip()}")
+    print(
+        f"\nalignment ({a['rulings']} rulings, {a['gold_groups']} gold groups -> "
+        f"{a['groups']} groups): pairwise precision {_fmt(a['precision']).strip()}, "
+        f"recall {_fmt(a['recall']).strip()}, F1 {_fmt(a['f1']).strip()}"
+    )
     for label in ("split", "merged", "families_mixed"):
         if a[label]:
             print(f"  {label.replace('_', ' ')}: {', '.join(a[label])}")
     if args.json:
-        args.json.write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n",
-                             encoding="utf-8")
+        args.json.write_text(
+            json.dumps(figures, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     return 0
 
 

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import synth  # noqa: E402
 
 GROWTH_GOAL = 11.0
-MEMORY_GOAL = 2 * 1024 ** 3
+MEMORY_GOAL = 2 * 1024**3
 
 
 def run(command: list[str], cwd: Path, sample: bool = True) -> tuple[float, int, int]:
@@ -55,8 +55,12 @@ def run(command: list[str], cwd: Path, sample: bool = True) -> tuple[float, int,
     started = time.perf_counter()
     with open(cwd / "build.log", "ab") as log:
         # The checkout's code, whatever copy of kb is installed.
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [
-            str(ROOT), os.environ.get("PYTHONPATH", "")]))}
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])
+            ),
+        }
         child = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=log, env=env)
         sampler = TreeMemory(child.pid)
         if sample:
@@ -65,8 +69,11 @@ def run(command: list[str], cwd: Path, sample: bool = True) -> tuple[float, int,
         if sample:
             sampler.stop()
     child.returncode = os.waitstatus_to_exitcode(status)
-    return (time.perf_counter() - started, max(sampler.peak, usage.ru_maxrss * 1024),
-            child.returncode)
+    return (
+        time.perf_counter() - started,
+        max(sampler.peak, usage.ru_maxrss * 1024),
+        child.returncode,
+    )
 
 
 class TreeMemory(threading.Thread):
@@ -131,8 +138,21 @@ def _pss(pid: int) -> int:
 
 def kb_build(folder: Path, out: str = "_build", sample: bool = True) -> dict:
     timings = folder / f"{out}.timings.json"
-    wall, rss, status = run([sys.executable, "-m", "kb", "build", "rulings", "--out", out,
-                             "--timings-json", str(timings)], folder, sample)
+    wall, rss, status = run(
+        [
+            sys.executable,
+            "-m",
+            "kb",
+            "build",
+            "rulings",
+            "--out",
+            out,
+            "--timings-json",
+            str(timings),
+        ],
+        folder,
+        sample,
+    )
     if status != 0:
         raise SystemExit(f"kb build failed in {folder} (status {status}); see {folder}/build.log")
     stages = json.loads(timings.read_text(encoding="utf-8"))["stages"]
@@ -145,12 +165,16 @@ def grouping_quality(folder: Path, out: str = "_build") -> tuple[float, float]:
 
     expected = json.loads((folder / "expected.json").read_text(encoding="utf-8"))["groups"]
     with sqlite3.connect(folder / out / "rulings.db") as conn:
-        predicted = {rid.rsplit("/", 1)[-1]: group for rid, group in
-                     conn.execute("SELECT ruling_id, group_id FROM memberships")}
+        predicted = {
+            rid.rsplit("/", 1)[-1]: group
+            for rid, group in conn.execute("SELECT ruling_id, group_id FROM memberships")
+        }
     both = Counter((expected[k], predicted.get(k)) for k in expected)
     true_pos = sum(n * (n - 1) // 2 for (_, g), n in both.items() if g is not None)
-    return (true_pos / max(1, _pairs(predicted.values())),
-            true_pos / max(1, _pairs(expected.values())))
+    return (
+        true_pos / max(1, _pairs(predicted.values())),
+        true_pos / max(1, _pairs(expected.values())),
+    )
 
 
 def _pairs(labels) -> int:
@@ -161,16 +185,29 @@ def pagefind(site: Path, scratch: Path) -> float:
     """Wall seconds of Pagefind indexing ``site`` (its index written to ``scratch``)."""
     shutil.rmtree(scratch, ignore_errors=True)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site), "--output-path",
-                    str(scratch), "--silent"], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pagefind",
+            "--site",
+            str(site),
+            "--output-path",
+            str(scratch),
+            "--silent",
+        ],
+        check=True,
+    )
     return time.perf_counter() - started
 
 
 #: The incremental edits, each in the middle file of the corpus: a ruling printed on every card
 #: (its copy on this card becomes a text of its own, next to a group of thousands) and a ruling
 #: of this card only (the usual edit); each gets its first word appended, as a careless edit.
-EDITS = {"shared ruling": lambda line: not any(line.startswith(w) for w in synth.CARD_WORD.values()),
-         "card's own ruling": lambda line: any(line.startswith(w) for w in synth.CARD_WORD.values())}
+EDITS = {
+    "shared ruling": lambda line: not any(line.startswith(w) for w in synth.CARD_WORD.values()),
+    "card's own ruling": lambda line: any(line.startswith(w) for w in synth.CARD_WORD.values()),
+}
 
 
 def incremental(folder: Path, full_wall: float) -> dict:
@@ -190,11 +227,19 @@ def incremental(folder: Path, full_wall: float) -> dict:
         finally:
             victim.write_text(original, encoding="utf-8")
         kb_build(folder, sample=False)  # back to the full build's corpus (not timed)
-        out[name] = {"file": victim.name, "wall": figures["wall"],
-                     "share": figures["wall"] / full_wall, "stages": figures["stages"]}
+        out[name] = {
+            "file": victim.name,
+            "wall": figures["wall"],
+            "share": figures["wall"] / full_wall,
+            "stages": figures["stages"],
+        }
     figures = kb_build(folder, sample=False)
-    out["no change"] = {"file": "-", "wall": figures["wall"], "share": figures["wall"] / full_wall,
-                        "stages": figures["stages"]}
+    out["no change"] = {
+        "file": "-",
+        "wall": figures["wall"],
+        "share": figures["wall"] / full_wall,
+        "stages": figures["stages"],
+    }
     return out
 
 
@@ -209,9 +254,16 @@ def measure(size: int, work: Path, with_pagefind: bool, with_incremental: bool) 
     pages = sum(1 for _ in site.rglob("*.html"))
     precision, recall = grouping_quality(folder)
     rulings = json.loads((folder / "expected.json").read_text(encoding="utf-8"))["summary"]
-    result = {"size": size, "rulings": rulings["rulings"], "files": rulings["cards"] * 5,
-              **figures, "pages": pages, "pages_per_s": pages / figures["wall"],
-              "precision": precision, "recall": recall}
+    result = {
+        "size": size,
+        "rulings": rulings["rulings"],
+        "files": rulings["cards"] * 5,
+        **figures,
+        "pages": pages,
+        "pages_per_s": pages / figures["wall"],
+        "precision": precision,
+        "recall": recall,
+    }
     if with_pagefind:
         result["pagefind"] = pagefind(site, folder / "pagefind-out")
     if with_incremental:
@@ -222,20 +274,26 @@ def measure(size: int, work: Path, with_pagefind: bool, with_incremental: bool) 
 def report(results: list[dict]) -> list[str]:
     lines = []
     stages = list(results[0]["stages"])
-    head = f"{'rulings':>8} {'wall s':>8} {'peak MB':>8} {'pages':>7} {'pages/s':>8} " \
-           f"{'prec':>6} {'recall':>6} {'pagefind s':>10}  " + " ".join(f"{s:>8}" for s in stages)
+    head = (
+        f"{'rulings':>8} {'wall s':>8} {'peak MB':>8} {'pages':>7} {'pages/s':>8} "
+        f"{'prec':>6} {'recall':>6} {'pagefind s':>10}  " + " ".join(f"{s:>8}" for s in stages)
+    )
     lines.append(head)
     for r in results:
         pf = f"{r['pagefind']:10.1f}" if "pagefind" in r else f"{'-':>10}"
-        lines.append(f"{r['rulings']:8d} {r['wall']:8.1f} {r['rss'] / 2**20:8.0f} {r['pages']:7d} "
-                     f"{r['pages_per_s']:8.0f} {r['precision']:6.3f} {r['recall']:6.3f} {pf}  "
-                     + " ".join(f"{r['stages'].get(s, 0):8.2f}" for s in stages))
+        lines.append(
+            f"{r['rulings']:8d} {r['wall']:8.1f} {r['rss'] / 2**20:8.0f} {r['pages']:7d} "
+            f"{r['pages_per_s']:8.0f} {r['precision']:6.3f} {r['recall']:6.3f} {pf}  "
+            + " ".join(f"{r['stages'].get(s, 0):8.2f}" for s in stages)
+        )
     for r in results:
         for name, inc in r.get("incremental", {}).items():
             stages = ", ".join(f"{s} {t:.2f}" for s, t in inc["stages"].items())
-            lines.append(f"incremental at {r['rulings']}, {name} ({inc['file']}): "
-                         f"{inc['wall']:.1f}s = {100 * inc['share']:.1f}% of the full build "
-                         f"({stages})")
+            lines.append(
+                f"incremental at {r['rulings']}, {name} ({inc['file']}): "
+                f"{inc['wall']:.1f}s = {100 * inc['share']:.1f}% of the full build "
+                f"({stages})"
+            )
     lines.append("")
     lines += goals(results)
     return lines
@@ -245,26 +303,46 @@ def goals(results: list[dict]) -> list[str]:
     out = []
     for small, big in zip(results, results[1:]):
         factor = (big["wall"] / small["wall"]) / (big["rulings"] / small["rulings"]) * 10
-        out.append(_goal(f"growth {small['rulings']} -> {big['rulings']}: {factor:.1f}x per 10x "
-                         f"(goal <= {GROWTH_GOAL:.0f}x)", factor <= GROWTH_GOAL,
-                         f"{factor / GROWTH_GOAL:.2f}x the goal"))
+        out.append(
+            _goal(
+                f"growth {small['rulings']} -> {big['rulings']}: {factor:.1f}x per 10x "
+                f"(goal <= {GROWTH_GOAL:.0f}x)",
+                factor <= GROWTH_GOAL,
+                f"{factor / GROWTH_GOAL:.2f}x the goal",
+            )
+        )
     largest = results[-1]
     if "pagefind" in largest:
         ratio = largest["wall"] / largest["pagefind"]
-        out.append(_goal(f"build of {largest['rulings']} in {largest['wall']:.1f}s vs Pagefind "
-                         f"{largest['pagefind']:.1f}s (goal: faster)", ratio < 1,
-                         f"{ratio:.2f}x Pagefind's time"))
+        out.append(
+            _goal(
+                f"build of {largest['rulings']} in {largest['wall']:.1f}s vs Pagefind "
+                f"{largest['pagefind']:.1f}s (goal: faster)",
+                ratio < 1,
+                f"{ratio:.2f}x Pagefind's time",
+            )
+        )
     peak = max(r["rss"] for r in results)
-    out.append(_goal(f"peak memory {peak / 2**20:.0f} MB (goal < {MEMORY_GOAL / 2**20:.0f} MB)",
-                     peak < MEMORY_GOAL, f"{peak / MEMORY_GOAL:.2f}x the goal"))
+    out.append(
+        _goal(
+            f"peak memory {peak / 2**20:.0f} MB (goal < {MEMORY_GOAL / 2**20:.0f} MB)",
+            peak < MEMORY_GOAL,
+            f"{peak / MEMORY_GOAL:.2f}x the goal",
+        )
+    )
     for r in results:
         for name, inc in r.get("incremental", {}).items():
             if r["rulings"] >= 100_000 and name in EDITS:
                 share, allowed = inc["share"], 0.05 * r["wall"]
-                out.append(_goal(f"incremental rebuild at {r['rulings']} after editing a {name}: "
-                                 f"{100 * share:.2f}% of a full build, {inc['wall']:.1f}s of "
-                                 f"{allowed:.1f}s allowed (goal < 5%)", share < 0.05,
-                                 f"{inc['wall'] - allowed:.1f}s ({share / 0.05:.2f}x the goal)"))
+                out.append(
+                    _goal(
+                        f"incremental rebuild at {r['rulings']} after editing a {name}: "
+                        f"{100 * share:.2f}% of a full build, {inc['wall']:.1f}s of "
+                        f"{allowed:.1f}s allowed (goal < 5%)",
+                        share < 0.05,
+                        f"{inc['wall'] - allowed:.1f}s ({share / 0.05:.2f}x the goal)",
+                    )
+                )
     return out
 
 

@@ -181,8 +181,10 @@ def expected_groups(index_dir: Path) -> dict[tuple[str, int], str]:
     from kb.search import open_index
 
     with open_index(index_dir).searcher() as searcher:
-        return {(d["lang"], int(d["shown"][0].rsplit("#", 1)[1])): d["group"]
-                for d in searcher.all_stored_fields()}
+        return {
+            (d["lang"], int(d["shown"][0].rsplit("#", 1)[1])): d["group"]
+            for d in searcher.all_stored_fields()
+        }
 
 
 def evaluate(index_dir: Path, queries, expected) -> tuple[dict, list, list]:
@@ -208,9 +210,12 @@ def evaluate(index_dir: Path, queries, expected) -> tuple[dict, list, list]:
 
 def _scores(ranks: list[int | None]) -> dict:
     n = len(ranks)
-    return {"n": n, "r1": sum(r == 1 for r in ranks) / n,
-            "r3": sum(r is not None and r <= 3 for r in ranks) / n,
-            "mrr": sum(1 / r for r in ranks if r) / n}
+    return {
+        "n": n,
+        "r1": sum(r == 1 for r in ranks) / n,
+        "r3": sum(r is not None and r <= 3 for r in ranks) / n,
+        "mrr": sum(1 / r for r in ranks if r) / n,
+    }
 
 
 def print_table(title: str, table: dict) -> None:
@@ -241,20 +246,29 @@ def run(method: str, workdir: Path, show_misses: bool) -> None:
     print(f"\n=== analysis method: {method} (index built in {built:.2f}s) ===")
     print_table(f"Main query set ({len(QUERIES)} queries)", main)
     print_table(f"One-edit typos on their own ({len(TYPOS)} queries)", typos)
-    print_table(f"English queries, cross-language ({len(ENGLISH)} queries; "
-                "informative, needs alignment + glossary)", {"en": english["all"]})
+    print_table(
+        f"English queries, cross-language ({len(ENGLISH)} queries; "
+        "informative, needs alignment + glossary)",
+        {"en": english["all"]},
+    )
     latencies = lat_main + lat_typo + lat_en
-    print(f"\nLatency in-process over {len(latencies)} queries: "
-          f"p50 {statistics.median(latencies) * 1000:.1f} ms, "
-          f"p95 {percentile(latencies, 95) * 1000:.1f} ms, "
-          f"max {max(latencies) * 1000:.1f} ms (first query, cold: {cold * 1000:.0f} ms)")
-    print(f"A fresh process's first query (import, open, load analysis): "
-          f"{fresh_process_query(index_dir) * 1000:.0f} ms; `kb search` end to end: "
-          f"{cli_query(index_dir) * 1000:.0f} ms")
+    print(
+        f"\nLatency in-process over {len(latencies)} queries: "
+        f"p50 {statistics.median(latencies) * 1000:.1f} ms, "
+        f"p95 {percentile(latencies, 95) * 1000:.1f} ms, "
+        f"max {max(latencies) * 1000:.1f} ms (first query, cold: {cold * 1000:.0f} ms)"
+    )
+    print(
+        f"A fresh process's first query (import, open, load analysis): "
+        f"{fresh_process_query(index_dir) * 1000:.0f} ms; `kb search` end to end: "
+        f"{cli_query(index_dir) * 1000:.0f} ms"
+    )
     if show_misses:
         for lang, position, text, rank, hits in miss_main + miss_typo + miss_en:
-            print(f"  MISS [{lang} #{position}] {text!r}: rank {rank}; top "
-                  + ", ".join(f"{h.lang}#{h.id.rsplit('#', 1)[1]}" for h in hits))
+            print(
+                f"  MISS [{lang} #{position}] {text!r}: rank {rank}; top "
+                + ", ".join(f"{h.lang}#{h.id.rsplit('#', 1)[1]}" for h in hits)
+            )
 
 
 _FRESH = """
@@ -270,9 +284,18 @@ def fresh_process_query(index_dir: Path, query: str = "получить иниц
     """Seconds from import to answer of one query in a new Python process (median of 3)."""
     import subprocess
 
-    runs = [float(subprocess.run([sys.executable, "-c", _FRESH, str(index_dir), query],
-                                 check=True, capture_output=True, text=True, cwd=ROOT).stdout)
-            for _ in range(3)]
+    runs = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", _FRESH, str(index_dir), query],
+                check=True,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+            ).stdout
+        )
+        for _ in range(3)
+    ]
     return statistics.median(runs)
 
 
@@ -280,15 +303,21 @@ def cli_query(index_dir: Path, query: str = "получить инициатив
     """Wall seconds of `kb search` (a new process, as a user runs it; median of 3)."""
     import subprocess
 
-    db = index_dir.parent / f"cli-{index_dir.name}" / "rulings.db"  # `kb search` finds index/ next to --db
+    db = (
+        index_dir.parent / f"cli-{index_dir.name}" / "rulings.db"
+    )  # `kb search` finds index/ next to --db
     if not (db.parent / "index").exists():
         db.parent.mkdir(exist_ok=True)
         (db.parent / "index").symlink_to(index_dir.resolve())
     runs = []
     for _ in range(3):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "kb", "search", query, "--db", str(db)],
-                       check=True, capture_output=True, cwd=ROOT)
+        subprocess.run(
+            [sys.executable, "-m", "kb", "search", query, "--db", str(db)],
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
+        )
         runs.append(time.perf_counter() - started)
     return statistics.median(runs)
 

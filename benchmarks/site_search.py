@@ -46,8 +46,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-QUERIES = ["командной зоне", "zona di comando", "géant à deux têtes", "Kommandozone",
-           "gigante de dos cabezas", "initiative", "Undercity"]
+QUERIES = [
+    "командной зоне",
+    "zona di comando",
+    "géant à deux têtes",
+    "Kommandozone",
+    "gigante de dos cabezas",
+    "initiative",
+    "Undercity",
+]
 
 PAGEFIND_PROBE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>probe</title>
 <link rel="icon" href="data:,"></head><body><script type="module">
@@ -84,8 +91,13 @@ def build_site(corpus: list[str], out: Path, code: Path = ROOT) -> float:
     another checkout's code can be measured the same way); -> seconds."""
     env = {**os.environ, "PYTHONPATH": str(code)}
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "kb", "build", *corpus, "--out", str(out)],
-                   check=True, capture_output=True, env=env, cwd=code)
+    subprocess.run(
+        [sys.executable, "-m", "kb", "build", *corpus, "--out", str(out)],
+        check=True,
+        capture_output=True,
+        env=env,
+        cwd=code,
+    )
     return time.perf_counter() - started
 
 
@@ -169,9 +181,13 @@ def first_query_ours(driver, base: str, site: Path, query: str) -> tuple[int, in
     box = driver.find_element(By.CSS_SELECTOR, "input[type=search]")
     box.send_keys(query, Keys.ENTER)
     WebDriverWait(driver, 20).until(
-        lambda d: d.find_element(By.ID, "search-results").get_attribute("data-state") == "done")
-    fetched = [(path, size) for path, size in CountingHandler.served
-               if path.startswith(("/static/search", "/search/"))]
+        lambda d: d.find_element(By.ID, "search-results").get_attribute("data-state") == "done"
+    )
+    fetched = [
+        (path, size)
+        for path, size in CountingHandler.served
+        if path.startswith(("/static/search", "/search/"))
+    ]
     raw = sum(size for _, size in fetched)
     zipped = sum(len(gzip.compress((site / p.lstrip("/")).read_bytes(), 9)) for p, _ in fetched)
     return raw, zipped, len(fetched)
@@ -186,7 +202,8 @@ def first_query_pagefind(driver, base: str, query: str) -> tuple[int, int]:
     driver.set_script_timeout(30)
     driver.execute_async_script(
         "const done = arguments[arguments.length - 1]; window.runQuery(arguments[0]).then(done);",
-        query)
+        query,
+    )
     fetched = [(p, s) for p, s in CountingHandler.served if p.startswith("/pagefind/")]
     return sum(size for _, size in fetched), len(fetched)
 
@@ -208,9 +225,13 @@ print(json.dumps(found))
 #: Held-out queries of issue 21 (language of the expected ruling, its position, the query, the
 #: tree it is typed on): English words, a stem the corpus never inflects so, a rule number, a
 #: name the Russian text keeps in English (the glossary knows the Russian one).
-ISSUE = [("fr", 2, "initiative leaves the game", "en"), ("de", 2, "Initiative verlassen", "de"),
-         ("fr", 2, "726.4", "fr"), ("ru", 5, "двухголовый гигант", "ru"),
-         ("fr", 2, "le joueur qui a l'initiative quitte", "fr")]
+ISSUE = [
+    ("fr", 2, "initiative leaves the game", "en"),
+    ("de", 2, "Initiative verlassen", "de"),
+    ("fr", 2, "726.4", "fr"),
+    ("ru", 5, "двухголовый гигант", "ru"),
+    ("fr", 2, "le joueur qui a l'initiative quitte", "fr"),
+]
 
 
 def query_sets() -> dict[str, list[tuple[str, int, str, str]]]:
@@ -219,8 +240,12 @@ def query_sets() -> dict[str, list[tuple[str, int, str, str]]]:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import search_quality as sq
 
-    return {"main": [(*q, q[0]) for q in sq.QUERIES], "typos": [(*q, q[0]) for q in sq.TYPOS],
-            "english": [(*q, "en") for q in sq.ENGLISH], "issue": ISSUE}
+    return {
+        "main": [(*q, q[0]) for q in sq.QUERIES],
+        "typos": [(*q, q[0]) for q in sq.TYPOS],
+        "english": [(*q, "en") for q in sq.ENGLISH],
+        "issue": ISSUE,
+    }
 
 
 def expected_groups(db_path: Path, queries) -> dict[tuple[str, int], str]:
@@ -228,17 +253,27 @@ def expected_groups(db_path: Path, queries) -> dict[tuple[str, int], str]:
     import sqlite3
 
     with sqlite3.connect(db_path) as conn:
-        return {(lang, position): conn.execute(
-                    "SELECT m.group_id FROM rulings r JOIN memberships m ON m.ruling_id = r.id "
-                    "WHERE r.lang = ? AND r.position = ? ORDER BY r.id", (lang, position)
-                ).fetchone()[0] for lang, position, _ in queries}
+        return {
+            (lang, position): conn.execute(
+                "SELECT m.group_id FROM rulings r JOIN memberships m ON m.ruling_id = r.id "
+                "WHERE r.lang = ? AND r.position = ? ORDER BY r.id",
+                (lang, position),
+            ).fetchone()[0]
+            for lang, position, _ in queries
+        }
 
 
 def kb_search_groups(build: Path, queries: list[str], code: Path) -> list[list[str]]:
     """Each query's groups as ``kb search`` (of the checkout ``code``) ranks them."""
-    done = subprocess.run([sys.executable, "-c", _KB_SEARCH, str(build / "rulings.db")],
-                          input=json.dumps(queries), capture_output=True, text=True, check=True,
-                          cwd=code, env={**os.environ, "PYTHONPATH": str(code)})
+    done = subprocess.run(
+        [sys.executable, "-c", _KB_SEARCH, str(build / "rulings.db")],
+        input=json.dumps(queries),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=code,
+        env={**os.environ, "PYTHONPATH": str(code)},
+    )
     return json.loads(done.stdout)
 
 
@@ -252,7 +287,8 @@ def browser_pages(driver, base: str, ui: str, query: str) -> list[str]:
     box = driver.find_element(By.CSS_SELECTOR, "input[type=search]")
     box.send_keys(query, Keys.ENTER)
     WebDriverWait(driver, 20).until(
-        lambda d: d.find_element(By.ID, "search-results").get_attribute("data-state") == "done")
+        lambda d: d.find_element(By.ID, "search-results").get_attribute("data-state") == "done"
+    )
     links = driver.find_elements(By.CSS_SELECTOR, "#search-results a")
     return [a.get_attribute("href").split("#")[0].rsplit("/", 1)[-1] for a in links]
 
@@ -263,8 +299,7 @@ def recall(build: Path, code: Path, driver, base: str) -> dict[str, dict[str, li
     from kb.site.paths import slug
 
     sets = query_sets()
-    expected = expected_groups(build / "rulings.db",
-                               [q[:3] for qs in sets.values() for q in qs])
+    expected = expected_groups(build / "rulings.db", [q[:3] for qs in sets.values() for q in qs])
     table: dict[str, dict[str, list]] = {}
     for name, queries in sets.items():
         ranked = kb_search_groups(build, [text for _, _, text, _ in queries], code)
@@ -281,31 +316,44 @@ def print_recall(table: dict) -> None:
     print(f"\n{'recall@3':10} {'lang':5} {'n':>3} {'kb search':>10} {'browser':>8}")
     for name, rows in table.items():
         for lang, (ours_cli, ours_site) in sorted(rows.items()):
-            print(f"{name:10} {lang:5} {len(ours_cli):>3} {statistics.mean(ours_cli):>10.2f} "
-                  f"{statistics.mean(ours_site):>8.2f}")
-    everything = [(c, b) for rows in table.values() for cli, site in rows.values()
-                  for c, b in zip(cli, site)]
-    print(f"{'all':10} {'':5} {len(everything):>3} "
-          f"{statistics.mean(c for c, _ in everything):>10.2f} "
-          f"{statistics.mean(b for _, b in everything):>8.2f}")
+            print(
+                f"{name:10} {lang:5} {len(ours_cli):>3} {statistics.mean(ours_cli):>10.2f} "
+                f"{statistics.mean(ours_site):>8.2f}"
+            )
+    everything = [
+        (c, b) for rows in table.values() for cli, site in rows.values() for c, b in zip(cli, site)
+    ]
+    print(
+        f"{'all':10} {'':5} {len(everything):>3} "
+        f"{statistics.mean(c for c, _ in everything):>10.2f} "
+        f"{statistics.mean(b for _, b in everything):>8.2f}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--copies", type=int, default=0, help="variants of each seed file")
     parser.add_argument("--corpus", nargs="*", help="ruling files or folders (default: seeds)")
-    parser.add_argument("--code", type=Path, default=ROOT,
-                        help="the checkout whose kb build (and kb search) is measured")
-    parser.add_argument("--quality", action="store_true",
-                        help="recall@3 of the site's search next to kb search's")
+    parser.add_argument(
+        "--code",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose kb build (and kb search) is measured",
+    )
+    parser.add_argument(
+        "--quality", action="store_true", help="recall@3 of the site's search next to kb search's"
+    )
     parser.add_argument("--no-pagefind", action="store_true", help="our first query only")
     args = parser.parse_args()
     code = args.code.resolve()
     work = Path(tempfile.mkdtemp(prefix="site-search-"))
     try:
         os.chdir(work)
-        corpus = [str(make_corpus(args.copies, work))] if args.copies else \
-            [str(Path(c).resolve()) for c in args.corpus or [ROOT / "rulings"]]
+        corpus = (
+            [str(make_corpus(args.copies, work))]
+            if args.copies
+            else [str(Path(c).resolve()) for c in args.corpus or [ROOT / "rulings"]]
+        )
         build_seconds = build_site(corpus, work / "_build", code)
         site = work / "_build" / "site"
         html_pages = sum(1 for _ in site.rglob("*.html"))
@@ -321,8 +369,10 @@ def main() -> None:
                 return
             if code == ROOT:
                 ours_seconds, figures = our_indexing(work / "_build" / "rulings.db")
-                print(f"indexing   ours (kb.site.search_index.build)   {ours_seconds:8.3f}s "
-                      f"({figures['docs']} documents)")
+                print(
+                    f"indexing   ours (kb.site.search_index.build)   {ours_seconds:8.3f}s "
+                    f"({figures['docs']} documents)"
+                )
             pf_all = pagefind_indexing(site, work / "pf-all", None)
             pf_en = pagefind_indexing(site, work / "pf-en", "en/**/*.html")
             (work / "pf-en" / "pagefind-probe.html").write_text(PAGEFIND_PROBE, encoding="utf-8")
@@ -343,8 +393,10 @@ def main() -> None:
 
 def first_queries(driver, site: Path, ours_base: str, pf_base: str | None) -> None:
     """Print each first query's bytes, ours (and Pagefind's, given its server)."""
-    print(f"\n{'first query':28} {'ours raw':>9} {'ours gz':>8} {'files':>5}"
-          + (f" {'pagefind':>9} {'files':>5}" if pf_base else ""))
+    print(
+        f"\n{'first query':28} {'ours raw':>9} {'ours gz':>8} {'files':>5}"
+        + (f" {'pagefind':>9} {'files':>5}" if pf_base else "")
+    )
     totals: list[list[int]] = [[], [], []]
     for query in QUERIES:
         raw, zipped, files = first_query_ours(driver, ours_base, site, query)
@@ -355,9 +407,12 @@ def first_queries(driver, site: Path, ours_base: str, pf_base: str | None) -> No
             totals[2].append(pf_bytes)
             line += f" {pf_bytes:9,} {pf_files:5}"
         print(line)
-    print(f"{'mean':28} {statistics.mean(totals[0]):9,.0f} {statistics.mean(totals[1]):8,.0f}"
-          f" {'':5}" + (f" {statistics.mean(totals[2]):9,.0f}" if pf_base else "")
-          + f"   max {max(totals[0]):,}")
+    print(
+        f"{'mean':28} {statistics.mean(totals[0]):9,.0f} {statistics.mean(totals[1]):8,.0f}"
+        f" {'':5}"
+        + (f" {statistics.mean(totals[2]):9,.0f}" if pf_base else "")
+        + f"   max {max(totals[0]):,}"
+    )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,7 @@ from synthetic import (
     seeds,
 )
 
-__all__ = ["CARD_WORD", "LANGS", "RULINGS_PER_CARD", "SHARED", "card_specific", "generate",
-           "seeds"]
+__all__ = ["CARD_WORD", "LANGS", "RULINGS_PER_CARD", "SHARED", "card_specific", "generate", "seeds"]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -31,16 +31,31 @@ from kb.cli_team import (
 from kb.corpus.safe import printable
 from kb.errors import KbError
 
-__all__ = ["DB_OPTION", "KbGroup", "build", "changes", "check", "cli", "examples", "export",
-           "export_json", "export_tbx", "export_tmx", "export_xliff", "links", "main", "rules",
-           "search", "serve"]
+__all__ = [
+    "DB_OPTION",
+    "KbGroup",
+    "build",
+    "changes",
+    "check",
+    "cli",
+    "examples",
+    "export",
+    "export_json",
+    "export_tbx",
+    "export_tmx",
+    "export_xliff",
+    "links",
+    "main",
+    "rules",
+    "search",
+    "serve",
+]
 
 
 class KbGroup(click.Group):
     """Turns user-facing errors into one line each on stderr and exit status 2."""
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
-             **extra):
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         # Click's own errors (usage, bad values) as one line too, not its usage block.
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -93,11 +108,15 @@ cli.add_command(export)
 @cli.command(cls=cli_checks.QueryCommand)
 @click.argument("query")
 @DB_OPTION
-@click.option("--lang", type=click.Choice(["ru", "it", "fr", "de", "es"]),
-              help="Show each result in this language (one hit per group).")
+@click.option(
+    "--lang",
+    type=click.Choice(["ru", "it", "fr", "de", "es"]),
+    help="Show each result in this language (one hit per group).",
+)
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def search(query, db_path, lang, limit, fmt):
     """Find rulings: words in any language, "phrases", and filters.
 
@@ -124,19 +143,30 @@ def search(query, db_path, lang, limit, fmt):
     _LEAVE_AT_ONCE.add("search")
 
 
-
 @cli.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_build"),
-              show_default=True, help="The build folder whose site/ to serve.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port on 127.0.0.1 (0 picks a free one).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("_build"),
+    show_default=True,
+    help="The build folder whose site/ to serve.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port on 127.0.0.1 (0 picks a free one).",
+)
 def serve(out, port):
     """Preview the built site at http://127.0.0.1:PORT/ (Ctrl-C stops)."""
     from kb.site.serve import server
 
     httpd = server(out, port)
-    click.echo(printable(f"serving {out / 'site'} at http://127.0.0.1:{httpd.server_address[1]}/"),
-               err=True)
+    click.echo(
+        printable(f"serving {out / 'site'} at http://127.0.0.1:{httpd.server_address[1]}/"),
+        err=True,
+    )
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:
@@ -147,8 +177,9 @@ def serve(out, port):
 
 @cli.command()
 @click.option("--unlinked", is_flag=True, help="List the groups linked to no rule, with why.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 @DB_OPTION
 def links(unlinked, fmt, db_path):
     """List each ruling group's rules and why: score, concepts, words per language.
@@ -163,15 +194,25 @@ def links(unlinked, fmt, db_path):
     from kb import link, store
 
     rows = link.listing(store.open_existing(db_path), unlinked)
-    click.echo(json.dumps(rows, ensure_ascii=False, indent=2) if fmt == "json"
-               else link.listing_text(rows, unlinked))
+    click.echo(
+        json.dumps(rows, ensure_ascii=False, indent=2)
+        if fmt == "json"
+        else link.listing_text(rows, unlinked)
+    )
 
 
 @cli.command()
 @click.argument("numbers", nargs=-1)
-@click.option("--on", "on_date", metavar="YYYY-MM-DD", callback=cli_checks.iso_date,
-              help="Also show each rule's number in the Comprehensive Rules in force on that date.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--on",
+    "on_date",
+    metavar="YYYY-MM-DD",
+    callback=cli_checks.iso_date,
+    help="Also show each rule's number in the Comprehensive Rules in force on that date.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def rules(numbers, on_date, fmt):
     """List the rules the executable core carries out.
 
@@ -193,14 +234,21 @@ def rules(numbers, on_date, fmt):
         return
     for row in rows:
         then = f" (was {row['number_on_date']} on {on_date})" if on_date else ""
-        click.echo(f"{row['number']:<9}{then} {row['title']}: {row['summary']}  [{row['carried_by']}]")
+        click.echo(
+            f"{row['number']:<9}{then} {row['title']}: {row['summary']}  [{row['carried_by']}]"
+        )
 
 
 def _rule_row(rule, on_date: str | None) -> dict:
     from kb.core import registry
 
-    row = {"number": rule.number, "title": rule.title, "summary": rule.summary,
-           "carried_by": rule.carried_by, "history": [list(pair) for pair in rule.history]}
+    row = {
+        "number": rule.number,
+        "title": rule.title,
+        "summary": rule.summary,
+        "carried_by": rule.carried_by,
+        "history": [list(pair) for pair in rule.history],
+    }
     if on_date:
         row["number_on_date"] = registry.number_on(rule.number, on_date)
     return row

@@ -37,9 +37,14 @@ def usable_store(ctx: click.Context, param: click.Parameter, value: Path | None)
 
 #: The --db option of the commands that read a store, checked by :func:`usable_store`.
 DB_OPTION = click.option(
-    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("_build/rulings.db"), show_default=True, callback=usable_store,
-    help="The store written by `kb build`.")
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("_build/rulings.db"),
+    show_default=True,
+    callback=usable_store,
+    help="The store written by `kb build`.",
+)
 
 
 def iso_date(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -49,8 +54,9 @@ def iso_date(ctx: click.Context, param: click.Parameter, value: str | None) -> s
     try:
         return dt.datetime.strptime(value, "%Y-%m-%d").date().isoformat()
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not a date written YYYY-MM-DD "
-                                 "(e.g. 2022-06-10)") from None
+        raise click.BadParameter(
+            f"{value!r} is not a date written YYYY-MM-DD (e.g. 2022-06-10)"
+        ) from None
 
 
 class QueryCommand(click.Command):
@@ -59,9 +65,12 @@ class QueryCommand(click.Command):
     command's options, nor an option's value, is the query, whatever its first character."""
 
     def parse_args(self, ctx, args):
-        takes_value = {name: not (opt.is_flag or opt.count) for opt in self.params
-                       if isinstance(opt, click.Option)
-                       for name in opt.opts + opt.secondary_opts}
+        takes_value = {
+            name: not (opt.is_flag or opt.count)
+            for opt in self.params
+            if isinstance(opt, click.Option)
+            for name in opt.opts + opt.secondary_opts
+        }
         takes_value.update(dict.fromkeys(ctx.help_option_names, False))
         return super().parse_args(ctx, query_apart(args, takes_value))
 
@@ -85,7 +94,7 @@ def query_apart(args: list[str], takes_value: dict[str, bool]) -> list[str]:
             at += 2 if takes_value[arg] else 1
             continue
         if arg.startswith("-") and arg != "-" and arg.split("=", 1)[0] not in takes_value:
-            return [*args[:at], *args[at + 1:], "--", arg]
+            return [*args[:at], *args[at + 1 :], "--", arg]
         at += 1
     return args
 
@@ -102,12 +111,19 @@ def store_line(ctx: click.Context, exc: sqlite3.DatabaseError) -> str | None:
     """The line for an error SQLite met reading the store (its file or its schema: not a
     database, malformed, a table missing), or None for any other (a bug: a traceback)."""
     if isinstance(exc, sqlite3.OperationalError) and not str(exc).startswith(
-            ("no such table", "no such column", "disk I/O error", "unable to open",
-             "database is locked")):
+        (
+            "no such table",
+            "no such column",
+            "disk I/O error",
+            "unable to open",
+            "database is locked",
+        )
+    ):
         return None
     store = " or ".join(map(str, ctx.meta.get("kb.stores", []))) or "the store"
-    return printable(f"kb: {store}: cannot read the store ({exc}); build it again with "
-                     "`kb build --full`")
+    return printable(
+        f"kb: {store}: cannot read the store ({exc}); build it again with `kb build --full`"
+    )
 
 
 @contextlib.contextmanager
@@ -121,5 +137,7 @@ def damaged_index(index: Path):
     try:
         yield
     except (EOFError, pickle.UnpicklingError, struct.error, zlib.error) as exc:
-        raise KbError(f"{index}: the search index is damaged ({type(exc).__name__}: {exc}); "
-                      "build it again with `kb build --full`") from None
+        raise KbError(
+            f"{index}: the search index is damaged ({type(exc).__name__}: {exc}); "
+            "build it again with `kb build --full`"
+        ) from None

@@ -19,14 +19,29 @@ from kb.corpus.safe import printable
 
 @click.command()
 @click.argument("corpus", nargs=-1, type=click.Path(path_type=str))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_build"),
-              show_default=True, help="Output folder: rulings.db, index/ and site/ go here.")
-@click.option("--lang", help="State the language of every file (en for English originals; "
-              "ru, it, fr, de, es) instead of detecting it.")
-@click.option("--timings-json", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write the seconds each stage took to this file, as JSON.")
-@click.option("--full", is_flag=True, help="Build from nothing: do not start from the "
-              "previous build's store (by default only changed files are parsed again).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("_build"),
+    show_default=True,
+    help="Output folder: rulings.db, index/ and site/ go here.",
+)
+@click.option(
+    "--lang",
+    help="State the language of every file (en for English originals; "
+    "ru, it, fr, de, es) instead of detecting it.",
+)
+@click.option(
+    "--timings-json",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the seconds each stage took to this file, as JSON.",
+)
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Build from nothing: do not start from the "
+    "previous build's store (by default only changed files are parsed again).",
+)
 def build(corpus, out, lang, timings_json, full):
     """Build the store, search index and site from ruling files.
 
@@ -43,12 +58,17 @@ def build(corpus, out, lang, timings_json, full):
     timings = run_build(list(corpus) or None, out, lang, reuse=not full, timings_json=timings_json)
     total = time.perf_counter() - started  # not the sum: some stages run side by side
     if not timings:
-        click.echo(f"{printable(str(out))} is up to date: no ruling or suppressions file "
-                   f"changed since it was built ({total:.2f}s; --full builds it again anyway)",
-                   err=True)
+        click.echo(
+            f"{printable(str(out))} is up to date: no ruling or suppressions file "
+            f"changed since it was built ({total:.2f}s; --full builds it again anyway)",
+            err=True,
+        )
         return
-    click.echo(f"built {printable(str(out))} in {total:.2f}s "
-               f"({', '.join(f'{k} {v:.2f}s' for k, v in timings.items())})", err=True)
+    click.echo(
+        f"built {printable(str(out))} in {total:.2f}s "
+        f"({', '.join(f'{k} {v:.2f}s' for k, v in timings.items())})",
+        err=True,
+    )
 
 
 @click.group()
@@ -69,8 +89,11 @@ def export_json(db_path):
 @export.command("tmx")
 @DB_OPTION
 @click.option("--pair", metavar="SRC-TGT", help="Only this language pair, e.g. en-fr.")
-@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write one file per language pair here instead (rulings.en-fr.tmx, ...).")
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write one file per language pair here instead (rulings.en-fr.tmx, ...).",
+)
 def export_tmx(db_path, pair, out_dir):
     """The aligned rulings as TMX 1.4b: one <tu> per group, one <tuv> per language.
 
@@ -116,8 +139,11 @@ def export_xliff(db_path, source_lang, target_lang):
 @click.command()
 @click.argument("ids", nargs=-1)
 @DB_OPTION
-@click.option("--lang", type=click.Choice(["en", "ru", "it", "fr", "de", "es"]),
-              help="Also write out each step of the examples run, in this language.")
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "ru", "it", "fr", "de", "es"]),
+    help="Also write out each step of the examples run, in this language.",
+)
 @click.pass_context
 def examples(ctx, ids, db_path, lang):
     """Run every example (or the IDS given) against the core; exit 1 if any fails.
@@ -146,21 +172,49 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.command()
 @click.argument("corpus", nargs=-1, type=click.Path(path_type=str))
 @DB_OPTION
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]),
-              default="text", show_default=True)
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="error",
-              show_default=True, help="Exit 1 when a new finding is at least this severe.")
-@click.option("--suppressions", "suppressions_path", multiple=True, type=_FILE,
-              help="Accepted findings (default: suppressions.toml next to the corpus files "
-                   "the store was built from).")
-@click.option("--checklist", "checklist_path", multiple=True, type=_FILE,
-              help="The team's own rules (default: checklist.toml next to the corpus files).")
-@click.option("--baseline", "baseline_path", type=_FILE,
-              help="Known findings (from --write-baseline): only new findings count.")
-@click.option("--write-baseline", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the current findings to this file as the baseline; exit 0.")
-def check(corpus, db_path, fmt, fail_on, suppressions_path, checklist_path, baseline_path,
-          write_baseline):
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "sarif", "github"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default="error",
+    show_default=True,
+    help="Exit 1 when a new finding is at least this severe.",
+)
+@click.option(
+    "--suppressions",
+    "suppressions_path",
+    multiple=True,
+    type=_FILE,
+    help="Accepted findings (default: suppressions.toml next to the corpus files "
+    "the store was built from).",
+)
+@click.option(
+    "--checklist",
+    "checklist_path",
+    multiple=True,
+    type=_FILE,
+    help="The team's own rules (default: checklist.toml next to the corpus files).",
+)
+@click.option(
+    "--baseline",
+    "baseline_path",
+    type=_FILE,
+    help="Known findings (from --write-baseline): only new findings count.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the current findings to this file as the baseline; exit 0.",
+)
+def check(
+    corpus, db_path, fmt, fail_on, suppressions_path, checklist_path, baseline_path, write_baseline
+):
     """Translator checks on the aligned rulings; exit 1 when a finding is an error.
 
     With CORPUS (files or folders), the store in --db's folder is built from it first (only
@@ -175,8 +229,16 @@ def check(corpus, db_path, fmt, fail_on, suppressions_path, checklist_path, base
         from kb.pipeline.build import build as run_build
 
         run_build(list(corpus), command.build_folder(db_path), None, reuse=True)
-    done = command.check(db_path, fmt, fail_on, suppressions_path, checklist_path,
-                         baseline_path, write_baseline, color=sys.stdout.isatty())
+    done = command.check(
+        db_path,
+        fmt,
+        fail_on,
+        suppressions_path,
+        checklist_path,
+        baseline_path,
+        write_baseline,
+        color=sys.stdout.isatty(),
+    )
     click.echo(done.output, nl=False)
     if done.note:
         click.echo(done.note, err=True)
@@ -186,10 +248,15 @@ def check(corpus, db_path, fmt, fail_on, suppressions_path, checklist_path, base
 @click.command()
 @DB_OPTION
 @click.option("--since", metavar="YYYY-MM-DD", help="Rulings dated on or after this day.")
-@click.option("--since-store", type=_FILE, callback=cli_checks.usable_store,
-              help="An earlier build's rulings.db to compare with.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--since-store",
+    type=_FILE,
+    callback=cli_checks.usable_store,
+    help="An earlier build's rulings.db to compare with.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def changes(db_path, since, since_store, fmt):
     """Rulings new, edited or removed per language, and translations older than their source."""
     from kb import store
@@ -202,4 +269,3 @@ def changes(db_path, since, since_store, fmt):
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
     else:
         click.echo(changes_module.format_text(report), nl=False)
-

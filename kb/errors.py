@@ -38,8 +38,9 @@ class KbError(Exception):
     def lines(self) -> list[str]:
         """The lines to print on stderr, one per problem; line 0 means "no line"."""
         return [
-            p.message if p.line == 0 and p.path == "kb" else
-            (f"{p.path}: {p.message}" if p.line == 0 else str(p))
+            p.message
+            if p.line == 0 and p.path == "kb"
+            else (f"{p.path}: {p.message}" if p.line == 0 else str(p))
             for p in self.problems
         ]
 
@@ -56,5 +57,6 @@ def read_toml(path: Path) -> dict:
         raise KbError([Problem(str(path), 0, "not UTF-8 text")]) from None
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
-        raise KbError([Problem(str(path), int(line.group(1)) if line else 0,
-                               f"not valid TOML: {exc}")]) from None
+        raise KbError(
+            [Problem(str(path), int(line.group(1)) if line else 0, f"not valid TOML: {exc}")]
+        ) from None

@@ -25,8 +25,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if info is None:  # not a plain test function (a doctest): nothing to share
             continue
         # pytest's own fixtures (tmp_path_factory) have an empty baseid: they cost nothing.
-        if any(d.scope != "function" and d.baseid
-               for defs in info.name2fixturedefs.values() for d in defs):
+        if any(
+            d.scope != "function" and d.baseid
+            for defs in info.name2fixturedefs.values()
+            for d in defs
+        ):
             item.add_marker(pytest.mark.xdist_group(item.path.relative_to(ROOT).as_posix()))
 
 

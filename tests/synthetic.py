@@ -48,8 +48,11 @@ def seeds(folder: Path = ROOT / "rulings") -> dict[str, tuple[str, str, list[str
         parsed = parse.parse_file(path)
         if parsed.lang in out:
             continue  # fr and it name the same card; one file per language is enough
-        date_line = next(line.strip() for line in path.read_text(encoding="utf-8").splitlines()
-                         if line.strip() and line.strip()[0].isdigit())
+        date_line = next(
+            line.strip()
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and line.strip()[0].isdigit()
+        )
         out[parsed.lang] = (parsed.card, date_line, [r.text for r in parsed.rulings])
     missing = set(LANGS) - set(out)
     if missing:
@@ -86,10 +89,15 @@ def generate(out: Path, rulings: int, seed: int = 1) -> dict:
                 lines += [date_line, "", text, ""]
                 expected[f"{file_name}#{position}"] = key
             (corpus / file_name).write_text("\n".join(lines), encoding="utf-8")
-    summary = {"cards": cards, "languages": len(LANGS), "rulings": len(expected),
-               "groups": len(set(expected.values())), "seed": seed}
+    summary = {
+        "cards": cards,
+        "languages": len(LANGS),
+        "rulings": len(expected),
+        "groups": len(set(expected.values())),
+        "seed": seed,
+    }
     (out / "expected.json").write_text(
         json.dumps({"summary": summary, "groups": expected}, ensure_ascii=False, indent=0),
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     return summary
-

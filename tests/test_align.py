@@ -38,8 +38,10 @@ def stored_rows(tmp_path: Path, paths: list[Path]) -> tuple[object, list[dict]]:
 
 def partition(groups) -> set[frozenset]:
     """Groups as sets of (lang, card, text): independent of ids, paths and order."""
-    return {frozenset((m.ruling["lang"], m.ruling["card"], m.ruling["text"])
-                      for m in g.memberships) for g in groups}
+    return {
+        frozenset((m.ruling["lang"], m.ruling["card"], m.ruling["text"]) for m in g.memberships)
+        for g in groups
+    }
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +58,10 @@ def test_seeds_make_ten_groups_of_five_languages(seed_groups):
         assert sorted(langs) == sorted(["ru", "it", "fr", "de", "es"])
         # The seed files list the rulings in the same order: a group is one position.
         assert len({m.ruling["position"] for m in group.memberships}) == 1
-        assert all(m.score is not None and m.score > align_scoring.WEAK and not m.weak
-                   for m in group.memberships)
+        assert all(
+            m.score is not None and m.score > align_scoring.WEAK and not m.weak
+            for m in group.memberships
+        )
 
 
 def test_group_ids_are_rule_and_fingerprint_and_unique(seed_groups):
@@ -74,8 +78,9 @@ def test_shuffled_files_give_the_same_groups_and_ids(seed_groups, tmp_path, seed
     paths = []
     for index, seed in enumerate(seeds):
         card, rulings = read_seed(seed)
-        paths.append(write_file(tmp_path, f"z{9 - index}.txt", card,
-                                rng.sample(rulings, len(rulings))))
+        paths.append(
+            write_file(tmp_path, f"z{9 - index}.txt", card, rng.sample(rulings, len(rulings)))
+        )
     _, rows = stored_rows(tmp_path, paths)
     shuffled = align.align(rows)
     assert partition(shuffled) == partition(seed_groups)
@@ -151,7 +156,7 @@ def test_an_initiative_ruling_and_its_monarch_twin_are_two_groups(tmp_path, seed
         date, text = rulings[5]  # only one player can have the initiative at a time
         twin = text
         for m in reversed([m for m in glossary.find(text, lang) if m.concept == "initiative"]):
-            twin = twin[:m.start] + glossary.get("monarch").term(lang) + twin[m.end:]
+            twin = twin[: m.start] + glossary.get("monarch").term(lang) + twin[m.end :]
         assert twin != text
         paths.append(write_file(tmp_path, seed.name, card, rulings))
         paths.append(write_file(tmp_path, "monarch-" + seed.name, card + " M", [(date, twin)]))
@@ -174,8 +179,12 @@ def test_a_mutilated_translation_is_reported_weak_not_forced(tmp_path, seeds):
         paths.append(write_file(tmp_path, seed.name, card, rulings))
     _, rows = stored_rows(tmp_path, paths)
     groups = align.align(rows)
-    (member,) = [m for g in groups for m in g.memberships
-                 if m.ruling["lang"] == "es" and m.ruling["position"] == 8]
+    (member,) = [
+        m
+        for g in groups
+        for m in g.memberships
+        if m.ruling["lang"] == "es" and m.ruling["position"] == 8
+    ]
     assert member.weak
     assert member.evidence.get("alone") or member.evidence["missing"]
     lines = align.weak_report(groups)
@@ -193,20 +202,22 @@ def test_store_tables_with_foreign_keys_and_readback(tmp_path, seeds):
     fks = {(fk.column, fk.other_table) for fk in db["memberships"].foreign_keys}
     assert fks == {("ruling_id", "rulings"), ("group_id", "groups")}
     assert {(fk.column, fk.other_table) for fk in db["card_identities"].foreign_keys} == {
-        ("card_id", "cards")}
-    problems = sqlite3.connect(tmp_path / "rulings.db").execute(
-        "PRAGMA foreign_key_check").fetchall()
+        ("card_id", "cards")
+    }
+    problems = (
+        sqlite3.connect(tmp_path / "rulings.db").execute("PRAGMA foreign_key_check").fetchall()
+    )
     assert problems == []
     assert db["memberships"].count == 50
     read = align.groups(db)
     assert len(read) == 10
     for group in read:
         assert [m["lang"] for m in group["members"]] == ["ru", "it", "fr", "de", "es"]
-        assert all(isinstance(m["evidence"], dict) and m["card_identity"]
-                   for m in group["members"])
-    for row in db.query("SELECT rc.*, r.text FROM ruling_concepts rc "
-                        "JOIN rulings r ON r.id = rc.ruling_id"):
-        assert row["text"][row["start"]:row["end"]] == row["surface"]
+        assert all(isinstance(m["evidence"], dict) and m["card_identity"] for m in group["members"])
+    for row in db.query(
+        "SELECT rc.*, r.text FROM ruling_concepts rc JOIN rulings r ON r.id = rc.ruling_id"
+    ):
+        assert row["text"][row["start"] : row["end"]] == row["surface"]
     identities = {r["card_id"]: r["identity"] for r in db["card_identities"].rows}
     assert identities["fr:Chasseur vengeur"] == identities["it:Cacciatore Vendicatore"]
     assert align.find_group(db, "999.9-" + read[0]["fingerprint"])["id"] == read[0]["id"]
@@ -223,8 +234,10 @@ def numbered_cards(tmp_path: Path, cards: int) -> list[Path]:
             continue  # it and fr name the same card; one file per language per card
         card, rulings = read_seed(seed)
         for k in range(1, cards + 1):
-            texts = [(date, f"{k:04d}: {text}" if i in (3, 5, 8) else text)
-                     for i, (date, text) in enumerate(rulings, start=1)]
+            texts = [
+                (date, f"{k:04d}: {text}" if i in (3, 5, 8) else text)
+                for i, (date, text) in enumerate(rulings, start=1)
+            ]
             paths.append(write_file(tmp_path, f"{k}-{seed.name}", f"{card} {k}", texts))
     return paths
 
@@ -256,8 +269,12 @@ def test_candidate_pairs_keep_every_same_number_pair_and_skip_most_others(tmp_pa
             if i < j and units[i].numbers == units[j].numbers and units[i].lang != units[j].lang:
                 assert (i, j) in pairs
     # ...and far fewer pairs are scored than all of them.
-    every = sum(1 for i in range(len(units)) for j in range(i + 1, len(units))
-                if units[i].lang != units[j].lang)
+    every = sum(
+        1
+        for i in range(len(units))
+        for j in range(i + 1, len(units))
+        if units[i].lang != units[j].lang
+    )
     assert len(pairs) < every / 2
     # Units without a usable key (the shared ones: common concepts only) meet each other.
     shared = [i for i, u in enumerate(units) if not u.numbers]
@@ -284,14 +301,30 @@ def test_the_largest_twin_keeps_the_plain_id():
 
 
 def test_a_units_score_does_not_depend_on_how_its_concept_set_was_built():
-    rows = [{"id": f"f{i}#1", "source": f"f{i}", "card_id": f"{lang}:c", "lang": lang,
-             "date": "2022-06-10", "position": 1, "text": text, "line": 3}
-            for i, (lang, text) in enumerate([
+    rows = [
+        {
+            "id": f"f{i}#1",
+            "source": f"f{i}",
+            "card_id": f"{lang}:c",
+            "lang": lang,
+            "date": "2022-06-10",
+            "position": 1,
+            "text": text,
+            "line": 3,
+        }
+        for i, (lang, text) in enumerate(
+            [
                 ("fr", "Un joueur qui a l’initiative peut la prendre à nouveau."),
-                ("it", "Un giocatore che ha l'iniziativa può prenderla di nuovo.")])]
+                ("it", "Un giocatore che ha l'iniziativa può prenderla di nuovo."),
+            ]
+        )
+    ]
     units = align_units.make_units(rows, load_glossary())
     scorer = align_scoring.Scorer(units)
     rebuilt = [align_units.Unit.from_features(u.lang, u.key, u.features(), u.bucket) for u in units]
     rebuilt[0].concepts = frozenset(reversed(sorted(rebuilt[0].concepts)))
-    assert scorer.value(*units) == align_scoring.Scorer.with_statistics(
-        scorer.weights, scorer.lang_length).value(*rebuilt) > 0
+    assert (
+        scorer.value(*units)
+        == align_scoring.Scorer.with_statistics(scorer.weights, scorer.lang_length).value(*rebuilt)
+        > 0
+    )

@@ -8,16 +8,19 @@ from kb.search import analysis
 from kb.search.analysis import card_key, compound_parts, fold, terms
 
 
-@pytest.mark.parametrize("lang, a, b", [
-    ("fr", "dernière", "derniere"),
-    ("fr", "DERNIÈRE", "derniere"),
-    ("es", "última", "ultima"),
-    ("es", "daño", "dano"),
-    ("it", "finché", "finche"),
-    ("ru", "её", "ее"),
-    ("de", "Vorstoß", "vorstoss"),
-    ("de", "Säuberung", "saeuberung"),
-])
+@pytest.mark.parametrize(
+    "lang, a, b",
+    [
+        ("fr", "dernière", "derniere"),
+        ("fr", "DERNIÈRE", "derniere"),
+        ("es", "última", "ultima"),
+        ("es", "daño", "dano"),
+        ("it", "finché", "finche"),
+        ("ru", "её", "ее"),
+        ("de", "Vorstoß", "vorstoss"),
+        ("de", "Säuberung", "saeuberung"),
+    ],
+)
 def test_fold_makes_case_and_accents_match(lang, a, b):
     assert fold(a, lang) == fold(b, lang)
     assert terms(a, lang) == terms(b, lang)
@@ -30,7 +33,9 @@ def test_fold_keeps_short_i_apart_from_i():
 
 
 def test_typographic_and_straight_apostrophes_analyse_alike():
-    assert terms("le joueur prend l’initiative", "fr") == terms("le joueur prend l'initiative", "fr")
+    assert terms("le joueur prend l’initiative", "fr") == terms(
+        "le joueur prend l'initiative", "fr"
+    )
     assert terms("prende l’iniziativa", "it") == terms("prende l'iniziativa", "it")
     assert "initiative" in fold("l’initiative", "fr")
 
@@ -41,13 +46,16 @@ def test_stop_words_and_elided_articles_give_no_terms():
     assert terms("dell'iniziativa", "it") == terms("iniziativa", "it")
 
 
-@pytest.mark.parametrize("lang, forms", [
-    ("fr", ["joueur", "joueurs"]),
-    ("it", ["giocatore", "giocatori"]),
-    ("es", ["mazmorra", "mazmorras"]),
-    ("de", ["Spieler", "Spielers"]),
-    ("ru", ["подземелье", "подземелья", "подземелье"]),
-])
+@pytest.mark.parametrize(
+    "lang, forms",
+    [
+        ("fr", ["joueur", "joueurs"]),
+        ("it", ["giocatore", "giocatori"]),
+        ("es", ["mazmorra", "mazmorras"]),
+        ("de", ["Spieler", "Spielers"]),
+        ("ru", ["подземелье", "подземелья", "подземелье"]),
+    ],
+)
 def test_inflected_forms_share_a_term(lang, forms):
     assert len({tuple(terms(f, lang)) for f in forms}) == 1
 
@@ -91,14 +99,16 @@ def test_card_key_matches_umlaut_spellings():
 def test_whoosh_analyzer_yields_the_same_terms_with_positions():
     analyzer = analysis.LanguageAnalyzer("fr")
     text = "Le joueur actif prend l’initiative"
-    tokens = [(t.text, t.pos, t.startchar, t.endchar)
-              for t in analyzer(text, positions=True, chars=True)]
+    tokens = [
+        (t.text, t.pos, t.startchar, t.endchar) for t in analyzer(text, positions=True, chars=True)
+    ]
     assert [t[0] for t in tokens] == terms(text, "fr")
     assert [t[1] for t in tokens] == [0, 1, 2, 3]
-    assert text[tokens[0][2]:tokens[0][3]] == "joueur"
+    assert text[tokens[0][2] : tokens[0][3]] == "joueur"
 
 
 def test_analyzer_leaves_compounds_whole_in_query_mode():
     analyzer = analysis.LanguageAnalyzer("de")
-    assert [t.text for t in analyzer("Kampfschaden", mode="query")] == \
-        terms("Kampfschaden", "de", split=False)
+    assert [t.text for t in analyzer("Kampfschaden", mode="query")] == terms(
+        "Kampfschaden", "de", split=False
+    )

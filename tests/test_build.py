@@ -69,10 +69,16 @@ def test_a_stage_alongside_runs_in_another_process_at_the_same_time(tmp_path, mo
 
 
 @needs_fork
-@pytest.mark.parametrize("stage, error, text", [("refuses", KbError, "rulings/x.txt: 3: no date"),
-                                                 ("crashes", RuntimeError, "ZeroDivisionError")])
-def test_errors_of_a_stage_alongside_are_raised_by_the_build(tmp_path, monkeypatch, stage, error,
-                                                             text):
+@pytest.mark.parametrize(
+    "stage, error, text",
+    [
+        ("refuses", KbError, "rulings/x.txt: 3: no date"),
+        ("crashes", RuntimeError, "ZeroDivisionError"),
+    ],
+)
+def test_errors_of_a_stage_alongside_are_raised_by_the_build(
+    tmp_path, monkeypatch, stage, error, text
+):
     with pytest.raises(error, match=text):
         run(tmp_path, monkeypatch, {"partner": "partner", "beside": stage})
 
@@ -96,8 +102,11 @@ def test_corpus_files_lists_folders_as_rglob_would(tmp_path, monkeypatch):
     (corpus / "linked.txt").symlink_to(outside / "v.txt")  # known by its target
     (corpus / "linked-dir").symlink_to(outside, target_is_directory=True)  # not followed
     monkeypatch.chdir(tmp_path)
-    reference = list(dict.fromkeys(display(p) for p in sorted(
-        p for p in Path("corpus").rglob("*.txt") if p.is_file())))
+    reference = list(
+        dict.fromkeys(
+            display(p) for p in sorted(p for p in Path("corpus").rglob("*.txt") if p.is_file())
+        )
+    )
     assert corpus_files(["corpus"]) == reference
     assert "outside/v.txt" in reference and "corpus/b/deep/w.txt" in reference
     assert corpus_files([str(corpus)]) == reference  # absolute input, same display
@@ -115,5 +124,5 @@ def test_stages_run_without_automatic_full_collections(tmp_path, monkeypatch):
     (tmp_path / "rulings" / "x.txt").write_text("x", encoding="utf-8")
     before = gc.get_threshold()
     build.build([str(tmp_path / "rulings")], tmp_path / "out")
-    assert seen[0][:2] == before[:2] and seen[0][2] >= 2 ** 30
+    assert seen[0][:2] == before[:2] and seen[0][2] >= 2**30
     assert gc.get_threshold() == before

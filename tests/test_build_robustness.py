@@ -17,7 +17,9 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def shape(files) -> set[str]:
@@ -28,13 +30,19 @@ def shape(files) -> set[str]:
 def indexed(build: Path) -> int:
     """How many documents the build's whoosh index holds (opening it proves it whole)."""
     import whoosh.index
+
     with whoosh.index.open_dir(str(build / "index")).searcher() as searcher:
         return searcher.doc_count()
 
 
 def run_kb(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "kb", *map(str, args)], cwd=cwd, env=ENV,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "kb", *map(str, args)],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +65,13 @@ def test_sigkill_leaves_previous_build_intact(project, delay):
     before = snapshot(project / "_build")
     documents = indexed(project / "_build")
     # --full: the corpus has not changed, and a build with nothing to do would end at once.
-    process = subprocess.Popen([sys.executable, "-m", "kb", "build", "--full"], cwd=project,
-                               env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kb", "build", "--full"],
+        cwd=project,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(delay)
     process.send_signal(signal.SIGKILL)
     process.wait()
@@ -74,8 +87,14 @@ def test_sigkill_leaves_previous_build_intact(project, delay):
 
 
 def test_concurrent_build_is_refused_with_a_clear_message(project):
-    first = subprocess.Popen([sys.executable, "-m", "kb", "build", "--full"], cwd=project,
-                             env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "kb", "build", "--full"],
+        cwd=project,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     # The work folder appears only once the first build holds the lock.
     deadline = time.monotonic() + 60
     while not list(project.glob("._build.tmp-*")):
@@ -85,17 +104,25 @@ def test_concurrent_build_is_refused_with_a_clear_message(project):
     first.wait()
     assert first.returncode == 0, first.stderr.read()
     assert second.returncode == 2
-    assert second.stderr.strip() == (f"{Path('_build')}: another build is writing this folder "
-                                     f"(lock {project / '._build.lock'}); wait for it to finish")
+    assert second.stderr.strip() == (
+        f"{Path('_build')}: another build is writing this folder "
+        f"(lock {project / '._build.lock'}); wait for it to finish"
+    )
 
 
-@pytest.fixture(params=[pytest.param("ro,size=64k", id="read-only"), pytest.param("size=64k", id="full")])
+@pytest.fixture(
+    params=[pytest.param("ro,size=64k", id="read-only"), pytest.param("size=64k", id="full")]
+)
 def bad_disk(request, tmp_path):
     """A read-only tmpfs (root ignores permission bits), or a 64 KiB one: room for a lock, not a build."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", request.param, "tmpfs", str(mount)],
-                      capture_output=True).returncode != 0:
+    if (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", request.param, "tmpfs", str(mount)], capture_output=True
+        ).returncode
+        != 0
+    ):
         pytest.skip("cannot mount a tmpfs here (needs root)")
     yield mount
     subprocess.run(["umount", str(mount)], check=True)
@@ -105,13 +132,24 @@ def test_unwritable_disk_is_a_clear_error_and_keeps_nothing_half_written(tmp_pat
     result = run_kb("build", ROOT / "rulings", "--out", bad_disk / "out", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     [line] = result.stderr.strip().splitlines()
-    assert "cannot write the" in line and ("Read-only" in line or "No space" in line or "full" in line)
+    assert "cannot write the" in line and (
+        "Read-only" in line or "No space" in line or "full" in line
+    )
     assert not (bad_disk / "out").exists()
     assert not list(bad_disk.glob(".out.tmp-*"))
 
 
-HOSTILE_NAMES = ["../../outside", "a/b", "..", "Chasseur vengeur", "CHASSEUR VENGEUR",
-                 "chasseur vengeur", "Chasseur " + "très " * 800 + "long", "con", "x\\y:z*?"]
+HOSTILE_NAMES = [
+    "../../outside",
+    "a/b",
+    "..",
+    "Chasseur vengeur",
+    "CHASSEUR VENGEUR",
+    "chasseur vengeur",
+    "Chasseur " + "très " * 800 + "long",
+    "con",
+    "x\\y:z*?",
+]
 
 
 def test_hostile_card_names_give_safe_distinct_files_inside_the_site(tmp_path):
@@ -138,8 +176,9 @@ def test_hostile_card_names_give_safe_distinct_files_inside_the_site(tmp_path):
 
 def test_a_nul_in_a_card_name_is_a_clear_error(tmp_path):
     seed = (ROOT / "rulings" / "fr-chasseur-vengeur.txt").read_text(encoding="utf-8")
-    (tmp_path / "fr-nul.txt").write_text("Chasseur\x00vengeur\n" + seed.split("\n", 1)[1],
-                                         encoding="utf-8")
+    (tmp_path / "fr-nul.txt").write_text(
+        "Chasseur\x00vengeur\n" + seed.split("\n", 1)[1], encoding="utf-8"
+    )
     result = run_kb("build", "fr-nul.txt", "--out", tmp_path / "out", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.strip() == "fr-nul.txt:1: NUL character in a text file"

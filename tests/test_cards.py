@@ -49,6 +49,8 @@ def test_one_name_given_to_two_cards_is_a_clear_error(tmp_path):
     bad.write_text(
         "cards:\n"
         "  - {identity: a, english_name: A, names: {fr: [Même nom]}}\n"
-        "  - {identity: b, english_name: B, names: {fr: [Même nom]}}\n", encoding="utf-8")
+        "  - {identity: b, english_name: B, names: {fr: [Même nom]}}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(KbError, match="Même nom.*given to a and b"):
         cards.catalog(bad)

@@ -41,10 +41,9 @@ def store_of(corpus: Path, work: Path) -> sqlite_utils.Database:
     """Run the pipeline up to and including the check stage into ``work``; return the store."""
     names = [name for name, _ in build.STAGES]
     ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=work)
-    for _name, target in build.STAGES[:names.index("check") + 1]:
+    for _name, target in build.STAGES[: names.index("check") + 1]:
         build.stage_function(target)(ctx)
     return ctx.db
-
 
 
 @pytest.fixture(scope="module")
@@ -75,10 +74,14 @@ def _by(report, check_id, lang=None):
 def test_seed_english_fragments_are_the_errors(seeds_db):
     report = run_checks(seeds_db)
     errors = [f for f in report.findings if f.severity == "error"]
-    assert sorted(f.excerpt for f in errors) == ["and ventures into", "not venture into",
-                                                 "the first room"]
+    assert sorted(f.excerpt for f in errors) == [
+        "and ventures into",
+        "not venture into",
+        "the first room",
+    ]
     assert {(f.check, f.lang, f.card) for f in errors} == {
-        ("untranslated-fragment", "it", "Cacciatore Vendicatore")}
+        ("untranslated-fragment", "it", "Cacciatore Vendicatore")
+    }
     assert report.exit_status == 1
 
 
@@ -86,7 +89,9 @@ def test_seed_findings_a_translator_would_make(seeds_db):
     report = run_checks(seeds_db)
     assert [f.excerpt for f in _by(report, "name-translated", "fr")] == ["Entrée secrète"]
     assert {f.lang for f in _by(report, "english-term") if f.excerpt == "Two-Headed Giant"} == {
-        "it", "ru"}
+        "it",
+        "ru",
+    }
     missing = _by(report, "missing-concept", "de")
     assert any("two_headed_giant" in f.message for f in missing)
     italian_quote = _by(report, "quote-style", "it") + _by(report, "quote-punctuation", "it")
@@ -103,7 +108,7 @@ def test_every_excerpt_is_its_offsets_in_the_ruling(seeds_db):
     for f in findings:
         assert f.check in CHECKS and f.severity in ("error", "warning", "info")
         if f.ruling:
-            assert texts[f.ruling][f.start:f.end] == f.excerpt
+            assert texts[f.ruling][f.start : f.end] == f.excerpt
 
 
 def test_clean_text_has_no_error(clean_db):
@@ -118,13 +123,25 @@ def test_build_stage_stores_findings_without_failing(seeds_db):
     assert {r["severity"] for r in rows} >= {"error", "warning"}
     stored = stored_findings(seeds_db)
     assert len(stored) == len(run_checks(seeds_db).findings)
-    assert {"check", "severity", "lang", "group", "card", "message", "excerpt", "start", "end",
-            "ruling", "accepted"} <= set(stored[0])
+    assert {
+        "check",
+        "severity",
+        "lang",
+        "group",
+        "card",
+        "message",
+        "excerpt",
+        "start",
+        "end",
+        "ruling",
+        "accepted",
+    } <= set(stored[0])
     groups = {row["id"] for row in seeds_db["groups"].rows}
     assert {r["group"] for r in rows} <= groups
 
 
 # -- injected defects, one text changed in an aligned group of real seed texts ---------------
+
 
 def _group(seeds_db, needle: str) -> list[Member]:
     corpus = load_corpus(seeds_db)
@@ -134,75 +151,107 @@ def _group(seeds_db, needle: str) -> list[Member]:
 
 def _check_changed(seeds_db, needle, lang, change) -> list:
     members = _group(seeds_db, needle)
-    changed = [Member(m.id, m.lang, m.card, change(m.text) if m.lang == lang else m.text,
-                      m.group, m.source) for m in members]
+    changed = [
+        Member(
+            m.id, m.lang, m.card, change(m.text) if m.lang == lang else m.text, m.group, m.source
+        )
+        for m in members
+    ]
     assert changed != members
     report = check_corpus(Corpus([Group("g", changed)], load_glossary()))
     return report.findings
 
 
 def test_injected_english_phrase(seeds_db):
-    found = _check_changed(seeds_db, "Zu jedem Zeitpunkt", "de", lambda t: t.replace(
-        "Sobald ein Spieler", "As soon as a player takes it, Sobald ein Spieler"))
-    assert any(f.check == "untranslated-fragment" and f.severity == "error" and f.lang == "de"
-               for f in found)
+    found = _check_changed(
+        seeds_db,
+        "Zu jedem Zeitpunkt",
+        "de",
+        lambda t: t.replace(
+            "Sobald ein Spieler", "As soon as a player takes it, Sobald ein Spieler"
+        ),
+    )
+    assert any(
+        f.check == "untranslated-fragment" and f.severity == "error" and f.lang == "de"
+        for f in found
+    )
 
 
 def test_injected_number_change(seeds_db):
-    found = _check_changed(seeds_db, "deux règles", "fr",
-                           lambda t: t.replace("deux règles", "trois règles"))
+    found = _check_changed(
+        seeds_db, "deux règles", "fr", lambda t: t.replace("deux règles", "trois règles")
+    )
     assert any(f.check == "number-mismatch" and "trois" in f.message for f in found)
-    found = _check_changed(seeds_db, "deux règles", "fr",
-                           lambda t: t.replace("deux règles", "3 règles"))
+    found = _check_changed(
+        seeds_db, "deux règles", "fr", lambda t: t.replace("deux règles", "3 règles")
+    )
     assert any(f.check == "number-mismatch" and f.severity == "error" for f in found)
 
 
 def test_injected_dropped_sentence(seeds_db):
-    found = _check_changed(seeds_db, "Zu jedem Zeitpunkt", "de",
-                           lambda t: t.split(". ")[0] + ".")
+    found = _check_changed(seeds_db, "Zu jedem Zeitpunkt", "de", lambda t: t.split(". ")[0] + ".")
     assert any(f.check == "sentence-count" and f.lang == "de" for f in found)
 
 
 def test_injected_swapped_term(seeds_db):
-    found = _check_changed(seeds_db, "Entrée secrète", "es",
-                           lambda t: t.replace("mazmorra", "sala"))
+    found = _check_changed(
+        seeds_db, "Entrée secrète", "es", lambda t: t.replace("mazmorra", "sala")
+    )
     assert any(f.check == "missing-concept" and "dungeon" in f.message for f in found)
 
 
 def test_injected_wrong_quotes_and_spacing(seeds_db):
-    found = _check_changed(seeds_db, "„die Initiative hat“", "de",
-                           lambda t: t.replace("„die Initiative hat“", "«die Initiative hat»"))
+    found = _check_changed(
+        seeds_db,
+        "„die Initiative hat“",
+        "de",
+        lambda t: t.replace("„die Initiative hat“", "«die Initiative hat»"),
+    )
     assert any(f.check == "quote-style" and f.lang == "de" for f in found)
-    found = _check_changed(seeds_db, "« a l’initiative »", "fr",
-                           lambda t: t.replace("deux règles.", "deux règles: les voici."))
+    found = _check_changed(
+        seeds_db,
+        "« a l’initiative »",
+        "fr",
+        lambda t: t.replace("deux règles.", "deux règles: les voici."),
+    )
     assert any(f.check == "french-spacing" and f.severity == "warning" for f in found)
-    found = _check_changed(seeds_db, "“tiene la iniciativa”", "es",
-                           lambda t: t + " Puede tomarla otra vez?")
+    found = _check_changed(
+        seeds_db, "“tiene la iniciativa”", "es", lambda t: t + " Puede tomarla otra vez?"
+    )
     assert any(f.check == "inverted-marks" for f in found)
-    found = _check_changed(seeds_db, "“tiene la iniciativa”", "es",
-                           lambda t: t.replace("iniciativa.", "iniciativa ; fin."))
+    found = _check_changed(
+        seeds_db,
+        "“tiene la iniciativa”",
+        "es",
+        lambda t: t.replace("iniciativa.", "iniciativa ; fin."),
+    )
     assert any(f.check == "punctuation-spacing" for f in found)
 
 
 def test_copied_text_and_missing_language(seeds_db):
     members = _group(seeds_db, "Zu jedem Zeitpunkt")
     de = next(m for m in members if m.lang == "de")
-    copied = [m if m.lang != "es" else Member(m.id, "es", m.card, de.text, m.group)
-              for m in members]
+    copied = [
+        m if m.lang != "es" else Member(m.id, "es", m.card, de.text, m.group) for m in members
+    ]
     report = check_corpus(Corpus([Group("g", copied)], load_glossary()))
     assert any(f.check == "duplicate-text" and f.severity == "error" for f in report.findings)
     others = [m for m in members if m.lang != "ru"]
     full = Group("full", members)
     report = check_corpus(Corpus([full, Group("short", others)], load_glossary()))
     assert [(f.group, f.lang) for f in report.findings if f.check == "missing-translation"] == [
-        ("short", "ru")]
+        ("short", "ru")
+    ]
 
 
 def test_apostrophes_mixed_within_a_language(seeds_db):
     members = _group(seeds_db, "Zu jedem Zeitpunkt")
-    mixed = [m if m.lang != "it" else Member(m.id, "it", m.card,
-                                             m.text.replace("l'iniziativa", "l’iniziativa", 1),
-                                             m.group) for m in members]
+    mixed = [
+        m
+        if m.lang != "it"
+        else Member(m.id, "it", m.card, m.text.replace("l'iniziativa", "l’iniziativa", 1), m.group)
+        for m in members
+    ]
     report = check_corpus(Corpus([Group("g", mixed)], load_glossary()))
     assert [f.excerpt for f in report.findings if f.check == "apostrophe-mix"] == ["’"]
 
@@ -214,17 +263,20 @@ def test_checks_never_raise_on_arbitrary_text(texts):
     members = [Member(f"r{i}", langs[i], "Card", text, "g") for i, text in enumerate(texts)]
     report = check_corpus(Corpus([Group("g", members)], load_glossary()))
     for f in (f for f in report.findings if f.ruling):
-        assert members[int(f.ruling[1:])].text[f.start:f.end] == f.excerpt
+        assert members[int(f.ruling[1:])].text[f.start : f.end] == f.excerpt
 
 
 # -- suppressions and the command -------------------------------------------------------------
 
+
 def test_suppressions_accept_findings_and_report_stale_entries(seeds_db, tmp_path):
     path = tmp_path / "suppressions.toml"
-    path.write_text('[[accept]]\ncheck = "untranslated-fragment"\nlang = "it"\n'
-                    'reason = "Known; the Italian team fixes it in the next release."\n\n'
-                    '[[accept]]\ncheck = "duplicate-text"\nreason = "nothing to accept"\n',
-                    encoding="utf-8")
+    path.write_text(
+        '[[accept]]\ncheck = "untranslated-fragment"\nlang = "it"\n'
+        'reason = "Known; the Italian team fixes it in the next release."\n\n'
+        '[[accept]]\ncheck = "duplicate-text"\nreason = "nothing to accept"\n',
+        encoding="utf-8",
+    )
     report = run_checks(seeds_db, suppressions.load(path))
     assert report.exit_status == 0
     assert len(report.accepted) == 3
@@ -232,12 +284,15 @@ def test_suppressions_accept_findings_and_report_stale_entries(seeds_db, tmp_pat
     assert len(stale) == 1 and "#2" in stale[0].message
 
 
-@pytest.mark.parametrize("content, problem", [
-    ("[[accept]]\ncheck = \"nope\"\nreason = \"x\"\n", "unknown check"),
-    ("[[accept]]\ncheck = \"quote-style\"\n", "a reason is required"),
-    ("[[accept]]\ncheck = \"quote-style\"\nreason = \"x\"\ncolour = \"red\"\n", "unknown key"),
-    ("[[accept]\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ('[[accept]]\ncheck = "nope"\nreason = "x"\n', "unknown check"),
+        ('[[accept]]\ncheck = "quote-style"\n', "a reason is required"),
+        ('[[accept]]\ncheck = "quote-style"\nreason = "x"\ncolour = "red"\n', "unknown key"),
+        ("[[accept]\n", "not valid TOML"),
+    ],
+)
 def test_bad_suppressions_file_is_one_clear_error(tmp_path, content, problem):
     path = tmp_path / "suppressions.toml"
     path.write_text(content, encoding="utf-8")
@@ -257,8 +312,9 @@ def test_kb_check_command(seeds_db, tmp_path):
     text = runner.invoke(cli, ["check", "--db", db]).output
     assert "rulings/it-cacciatore-vendicatore.txt" in text and "3 error(s)" in text
     accept = tmp_path / "accept.toml"
-    accept.write_text('[[accept]]\ncheck = "untranslated-fragment"\nreason = "on purpose"\n',
-                      encoding="utf-8")
+    accept.write_text(
+        '[[accept]]\ncheck = "untranslated-fragment"\nreason = "on purpose"\n', encoding="utf-8"
+    )
     assert runner.invoke(cli, ["check", "--db", db, "--suppressions", str(accept)]).exit_code == 0
     accept.write_text("[[accept]]\ncheck = 1\n", encoding="utf-8")
     bad = runner.invoke(cli, ["check", "--db", db, "--suppressions", str(accept)])
@@ -272,15 +328,17 @@ def test_build_finds_the_corpus_suppressions(tmp_path):
     shutil.copytree(SEEDS, corpus, ignore=shutil.ignore_patterns("suppressions.toml"))
     (corpus / "suppressions.toml").write_text(
         '[[accept]]\ncheck = "name-translated"\nlang = "fr"\nexcerpt = "Entrée"\n'
-        'reason = "The French team chose the printed French name."\n', encoding="utf-8")
+        'reason = "The French team chose the printed French name."\n',
+        encoding="utf-8",
+    )
     db = store_of(corpus, tmp_path)
     accepted = [r for r in stored_findings(db, accepted=True) if r["accepted"]]
-    assert [(r["check"], r["excerpt"]) for r in accepted] == [("name-translated",
-                                                                "Entrée secrète")]
+    assert [(r["check"], r["excerpt"]) for r in accepted] == [("name-translated", "Entrée secrète")]
     assert not [r for r in stored_findings(db) if r["check"] == "name-translated"]
 
 
 # -- a ruling printed on many cards: checked once per text, reported for every copy ----------
+
 
 def _copied_corpus(seeds_db) -> Corpus:
     """The seed groups with every ruling printed on three more cards, one of them twice (a
@@ -290,16 +348,26 @@ def _copied_corpus(seeds_db) -> Corpus:
     for group in load_corpus(seeds_db).groups:
         members = list(group.members)
         for k in range(1, 4):
-            members += [replace(m, id=f"{m.id}~{k}", card=f"{m.card} {k}", source=f"c{k}:{k}")
-                        for m in group.members]
+            members += [
+                replace(m, id=f"{m.id}~{k}", card=f"{m.card} {k}", source=f"c{k}:{k}")
+                for m in group.members
+            ]
         members += [replace(m, id=f"{m.id}~twice", source="twice:9") for m in group.members]
         cleaned = [m for m in group.members if m.lang == "it" and "(the first room)" in m.text]
-        members += [replace(m, id=f"{m.id}~clean", card=f"{m.card} 9", text=m.text.replace(
-            "(the first room)", "(la prima stanza)")) for m in cleaned]
+        members += [
+            replace(
+                m,
+                id=f"{m.id}~clean",
+                card=f"{m.card} 9",
+                text=m.text.replace("(the first room)", "(la prima stanza)"),
+            )
+            for m in cleaned
+        ]
         groups.append(Group(group.id, sorted(members, key=lambda m: (m.lang, m.card, m.id))))
     first = groups[0]
-    groups.append(Group("zz-copy", [replace(m, id=f"{m.id}~zz", group="zz-copy")
-                                    for m in first.members]))
+    groups.append(
+        Group("zz-copy", [replace(m, id=f"{m.id}~zz", group="zz-copy") for m in first.members])
+    )
     return Corpus(groups, load_glossary())
 
 
@@ -314,12 +382,16 @@ def test_copies_of_a_text_get_what_checking_each_copy_gives(seeds_db, monkeypatc
     monkeypatch.setattr(Group, "texts", property(lambda g: [[m] for m in g.members]))
     alone = _copied_corpus(seeds_db)
     assert [f.to_dict() for f in found] == [f.to_dict() for f in check_corpus(alone).findings]
-    assert counts == {name: count(alone, alone.members)
-                      for name, count in check_update.COUNTS.items()}
+    assert counts == {
+        name: count(alone, alone.members) for name, count in check_update.COUNTS.items()
+    }
     # The copies are there: every copy of a text with a finding has it, named as itself.
     assert {f.ruling for f in found if f.check == "untranslated-fragment"} >= {
-        f"{m.id}" for g in alone.groups for m in g.members
-        if m.lang == "it" and "(the first room)" in m.text}
+        f"{m.id}"
+        for g in alone.groups
+        for m in g.members
+        if m.lang == "it" and "(the first room)" in m.text
+    }
     assert any(f.check == "duplicate-text" and f.ruling.endswith("~twice") for f in found)
 
 
@@ -329,8 +401,11 @@ def test_each_text_is_checked_once(seeds_db, monkeypatch):
     corpus = _copied_corpus(seeds_db)
     calls = []
     real = fragments.text_findings
-    monkeypatch.setattr(fragments, "text_findings",
-                        lambda c, others, m: calls.append((m.group, m.text)) or real(c, others, m))
+    monkeypatch.setattr(
+        fragments,
+        "text_findings",
+        lambda c, others, m: calls.append((m.group, m.text)) or real(c, others, m),
+    )
     check_corpus(corpus)
     texts = [(g.id, m.text) for g in corpus.groups for m in g.members if m.lang != "en"]
     assert sorted(calls) == sorted(set(texts)) and len(calls) < len(texts)

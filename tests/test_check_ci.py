@@ -53,10 +53,16 @@ def test_json_findings_have_stable_ids_and_places(built):
     quote = next(f for f in first["findings"] if f["check"] == "quote-style")
     path, line = quote["source"].rsplit(":", 1)
     lines = Path(path).read_text(encoding="utf-8").splitlines()
-    assert quote["line"] == int(line) and lines[quote["line"] - 1][
-        quote["column"] - 1:quote["end_column"] - 1] == quote["excerpt"]
+    assert (
+        quote["line"] == int(line)
+        and lines[quote["line"] - 1][quote["column"] - 1 : quote["end_column"] - 1]
+        == quote["excerpt"]
+    )
     assert sorted(f["excerpt"] for f in first["accepted"]) == [
-        "and ventures into", "not venture into", "the first room"]
+        "and ventures into",
+        "not venture into",
+        "the first room",
+    ]
     assert all(f["reason"] for f in first["accepted"])
 
 
@@ -67,7 +73,8 @@ def test_sarif_is_valid_sarif_2_1_0(built):
     log = json.loads(result.output)
     schema = json.loads((SCHEMAS / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
     validator = jsonschema.Draft4Validator(
-        schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+        schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER
+    )
     assert list(validator.iter_errors(log)) == []
     results = log["runs"][0]["results"]
     rules = [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]]
@@ -126,7 +133,8 @@ def test_a_baseline_keeps_known_findings_apart_and_counts_new_ones(built, tmp_pa
         new = json.loads(result.output)["findings"]
         assert result.exit_code == 1
         assert [(f["check"], f["severity"], f["lang"]) for f in new] == [
-            ("date-mismatch", "error", "de")]
+            ("date-mismatch", "error", "de")
+        ]
     finally:
         path.write_text(text, encoding="utf-8")
         build([str(corpus)], db.parent, None)
@@ -138,13 +146,17 @@ def test_a_baseline_keeps_known_findings_apart_and_counts_new_ones(built, tmp_pa
 def test_the_teams_checklist_reports_its_matches(built, tmp_path):
     _, db = built
     rules = tmp_path / "checklist.toml"
-    rules.write_text('[[rule]]\nid = "fr-seul"\nlang = "fr"\npattern = "\\\\bUn seul\\\\b"\n'
-                     'message = "say « Un unique »"\nseverity = "error"\n', encoding="utf-8")
+    rules.write_text(
+        '[[rule]]\nid = "fr-seul"\nlang = "fr"\npattern = "\\\\bUn seul\\\\b"\n'
+        'message = "say « Un unique »"\nseverity = "error"\n',
+        encoding="utf-8",
+    )
     result = run("--db", db, "--checklist", rules, "--format", "json")
     found = [f for f in json.loads(result.output)["findings"] if f["check"] == "checklist"]
     assert result.exit_code == 1
     assert [(f["lang"], f["excerpt"], f["message"]) for f in found] == [
-        ("fr", "Un seul", "[fr-seul] say « Un unique »")]
+        ("fr", "Un seul", "[fr-seul] say « Un unique »")
+    ]
     rules.write_text('[[rule]]\npattern = "("\nmessage = "x"\n', encoding="utf-8")
     with pytest.raises(KbError, match=r"#1: pattern does not compile"):
         checklist.load(rules)
@@ -161,15 +173,17 @@ def test_kb_changes_since_a_store_and_since_a_date(built, tmp_path):
     (copy / "de-unterkellersaeuberung.txt").unlink()
     build([str(copy)], tmp_path / "_build", None, reuse=False)
     new_db = tmp_path / "_build" / "rulings.db"
-    result = CliRunner().invoke(cli, ["changes", "--db", str(new_db), "--since-store", str(db),
-                                      "--format", "json"])
+    result = CliRunner().invoke(
+        cli, ["changes", "--db", str(new_db), "--since-store", str(db), "--format", "json"]
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     es = report["languages"]["es"]
     assert len(es["edited"]) == 2 and es["new"] == [] and es["removed"] == []
     assert len(report["languages"]["de"]["removed"]) == 10
-    since = CliRunner().invoke(cli, ["changes", "--db", str(new_db), "--since", "2022-06-20",
-                                     "--format", "json"])
+    since = CliRunner().invoke(
+        cli, ["changes", "--db", str(new_db), "--since", "2022-06-20", "--format", "json"]
+    )
     dated = json.loads(since.output)["languages"]
     assert list(dated) == ["es"] and len(dated["es"]["new or edited"]) == 1
     assert CliRunner().invoke(cli, ["changes", "--db", str(new_db)]).exit_code == 2
@@ -183,11 +197,14 @@ def test_a_checklist_beside_the_corpus_is_read_by_the_build(tmp_path):
     assert build([str(corpus)], out, None) == {}  # up to date
     (corpus / "checklist.toml").write_text(
         '[[rule]]\nid = "de-team"\nlang = "de"\npattern = "Teammitglied"\n'
-        'message = "say « Mitspieler »"\n', encoding="utf-8")
+        'message = "say « Mitspieler »"\n',
+        encoding="utf-8",
+    )
     assert build([str(corpus)], out, None)  # the checklist changed: built again
     db = out / "rulings.db"
     with sqlite3.connect(db) as conn:
-        rows = conn.execute('SELECT "check", severity, excerpt FROM findings '
-                            "WHERE \"check\" = 'checklist'").fetchall()
+        rows = conn.execute(
+            'SELECT "check", severity, excerpt FROM findings WHERE "check" = \'checklist\''
+        ).fetchall()
     assert rows == [("checklist", "warning", "Teammitglied")] * 2
     assert run("--db", db, "--format", "json").exit_code == 0

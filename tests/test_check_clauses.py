@@ -28,17 +28,21 @@ def findings_after(tmp_path: Path, name: str, old: str, new: str, lang: str):
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     names = [n for n, _ in build.STAGES]
     ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=tmp_path)
-    for _, target in build.STAGES[:names.index("align") + 1]:
+    for _, target in build.STAGES[: names.index("align") + 1]:
         build.stage_function(target)(ctx)
     from kb.checks import suppressions
+
     accepted = [s for p in suppressions.discover(ctx.corpus) for s in suppressions.load(p)]
     report = check_corpus(load_corpus(ctx.db), accepted)
     texts = {r["id"]: r["text"] for r in ctx.db["rulings"].rows}
     found = [f for f in report.findings if f.lang == lang]
     for f in found:  # never the whole text
-        assert f.excerpt == texts[f.ruling][f.start:f.end] if f.ruling else True
-        assert not f.ruling or f.excerpt != texts[f.ruling] or len(
-            sentences.sentences(texts[f.ruling])) == 1, f
+        assert f.excerpt == texts[f.ruling][f.start : f.end] if f.ruling else True
+        assert (
+            not f.ruling
+            or f.excerpt != texts[f.ruling]
+            or len(sentences.sentences(texts[f.ruling])) == 1
+        ), f
     return found
 
 
@@ -52,8 +56,9 @@ def test_seeds_give_no_error_with_their_suppressions(tmp_path):
 
 
 def test_a_negation_dropped_leaving_none_is_an_error_at_its_sentence(tmp_path):
-    found = findings_after(tmp_path, "es-vidente-del-pasaje.txt", "pero no hace que tenga",
-                           "pero hace que tenga", "es")
+    found = findings_after(
+        tmp_path, "es-vidente-del-pasaje.txt", "pero no hace que tenga", "pero hace que tenga", "es"
+    )
     [negation] = only(found, "negation")
     assert negation.severity == "error"
     assert negation.excerpt.startswith("Esto hace que ese jugador se adentre")
@@ -63,88 +68,115 @@ def test_a_negation_dropped_leaving_none_is_an_error_at_its_sentence(tmp_path):
 def test_a_negation_dropped_from_an_until_clause_is_found(tmp_path):
     # "tant qu'un effet n'instruit pas" is "until an effect instructs": without the "ne" the
     # French says "as long as"; the other languages' "until" counts as its negation.
-    found = findings_after(tmp_path, "fr-chasseur-vengeur.txt", "tant qu’un effet n’instruit pas",
-                           "tant qu’un effet instruit", "fr")
+    found = findings_after(
+        tmp_path,
+        "fr-chasseur-vengeur.txt",
+        "tant qu’un effet n’instruit pas",
+        "tant qu’un effet instruit",
+        "fr",
+    )
     [negation] = only(found, "negation")
     assert negation.severity == "warning" and negation.excerpt.startswith("Il n’y a pas")
 
 
 def test_a_condition_cut_out_is_an_error_at_its_sentence(tmp_path):
-    found = findings_after(tmp_path, "fr-chasseur-vengeur.txt",
-                           "Si vous êtes déjà dans la dernière salle, vous terminez",
-                           "Vous terminez", "fr")
+    found = findings_after(
+        tmp_path,
+        "fr-chasseur-vengeur.txt",
+        "Si vous êtes déjà dans la dernière salle, vous terminez",
+        "Vous terminez",
+        "fr",
+    )
     [condition] = only(found, "condition")
     assert condition.severity == "error" and condition.excerpt.startswith("Vous terminez")
 
 
 def test_a_number_replaced_is_an_error_naming_both_values(tmp_path):
-    found = findings_after(tmp_path, "de-unterkellersaeuberung.txt", "Wenn beide Spieler",
-                           "Wenn drei Spieler", "de")
+    found = findings_after(
+        tmp_path, "de-unterkellersaeuberung.txt", "Wenn beide Spieler", "Wenn drei Spieler", "de"
+    )
     [number] = only(found, "number-mismatch")
     assert (number.severity, number.excerpt) == ("error", "drei")
     assert "(3) where the" in number.message and "(2)" in number.message
 
 
 def test_an_ordinal_replaced_is_an_error(tmp_path):
-    found = findings_after(tmp_path, "ru-issledovatel-podzemya.txt", "последней комнате",
-                           "первой комнате", "ru")
-    assert any(f.check == "number-mismatch" and f.severity == "error" and f.excerpt == "первой"
-               for f in found)
+    found = findings_after(
+        tmp_path, "ru-issledovatel-podzemya.txt", "последней комнате", "первой комнате", "ru"
+    )
+    assert any(
+        f.check == "number-mismatch" and f.severity == "error" and f.excerpt == "первой"
+        for f in found
+    )
 
 
 def test_a_synonym_of_the_glossary_term_names_the_word_and_the_term(tmp_path):
-    found = findings_after(tmp_path, "de-unterkellersaeuberung.txt", "Kommandozone",
-                           "Befehlszone", "de")
+    found = findings_after(
+        tmp_path, "de-unterkellersaeuberung.txt", "Kommandozone", "Befehlszone", "de"
+    )
     [synonym] = only(found, "term-synonym")
     assert synonym.severity == "warning" and synonym.excerpt == "Befehlszone"
-    assert "“Befehlszone” where the glossary has “Kommandozone” (command_zone)" in \
-        synonym.message
+    assert "“Befehlszone” where the glossary has “Kommandozone” (command_zone)" in synonym.message
 
 
 def test_a_forbidden_term_is_reported_with_the_term_expected(tmp_path):
-    found = findings_after(tmp_path, "fr-chasseur-vengeur.txt", "blessures de combat",
-                           "dégâts de combat", "fr")
+    found = findings_after(
+        tmp_path, "fr-chasseur-vengeur.txt", "blessures de combat", "dégâts de combat", "fr"
+    )
     [synonym] = only(found, "term-synonym")
     assert synonym.excerpt == "dégâts de combat"
     assert "where the glossary has “blessures de combat”" in synonym.message
 
 
 def test_another_concepts_term_is_a_wrong_term(tmp_path):
-    found = findings_after(tmp_path, "de-unterkellersaeuberung.txt", "Kommandozone",
-                           "Exilzone", "de")
+    found = findings_after(
+        tmp_path, "de-unterkellersaeuberung.txt", "Kommandozone", "Exilzone", "de"
+    )
     [wrong] = only(found, "wrong-term")
     assert (wrong.severity, wrong.excerpt) == ("error", "Exilzone")
     assert "expected “Kommandozone”" in wrong.message
 
 
 def test_a_misspelt_name_kept_in_english(tmp_path):
-    found = findings_after(tmp_path, "it-cacciatore-vendicatore.txt",
-                           "non puoi iniziare un dungeon diverso da Undercity",
-                           "non puoi iniziare un dungeon diverso da Undercty", "it")
+    found = findings_after(
+        tmp_path,
+        "it-cacciatore-vendicatore.txt",
+        "non puoi iniziare un dungeon diverso da Undercity",
+        "non puoi iniziare un dungeon diverso da Undercty",
+        "it",
+    )
     assert any(f.check == "term-synonym" and f.excerpt == "Undercty" for f in found)
 
 
 def test_a_sentence_dropped_points_next_to_the_gap(tmp_path):
-    found = findings_after(tmp_path, "es-vidente-del-pasaje.txt",
-                           " Una vez que se indica a un jugador que haga esto, tiene la "
-                           "iniciativa hasta que otro jugador tome la iniciativa.", "", "es")
+    found = findings_after(
+        tmp_path,
+        "es-vidente-del-pasaje.txt",
+        " Una vez que se indica a un jugador que haga esto, tiene la "
+        "iniciativa hasta que otro jugador tome la iniciativa.",
+        "",
+        "es",
+    )
     [count] = only(found, "sentence-count")
     assert count.severity == "error" and count.excerpt.startswith("No hay iniciativa")
     assert "no counterpart of its sentence 2" in count.message
 
 
-@pytest.mark.parametrize("lang, text, count", [
-    # "until" is "as long as not": counted the same in every language
-    ("fr", "Il n’y a pas d’initiative tant qu’un effet n’instruit pas un joueur.", 2),
-    ("it", "Non c'è iniziativa finché un effetto non lo richiede.", 2),
-    ("ru", "Нет инициативы, пока эффект не предпишет.", 2),
-    ("en", "A game has no initiative until an effect says so.", 2),
-    ("de", "Es gibt keine Initiative, bis ein Effekt es sagt.", 2),
-    # expletive negators are not negations
-    ("it", "Non puoi, a meno che non ti venga richiesto.", 2),
-    ("fr", "Vous ne pouvez pas, à moins qu’on ne vous le demande.", 2),
-    ("en", "You can’t, unless you’re told to, and not otherwise.", 3),
-])
+@pytest.mark.parametrize(
+    "lang, text, count",
+    [
+        # "until" is "as long as not": counted the same in every language
+        ("fr", "Il n’y a pas d’initiative tant qu’un effet n’instruit pas un joueur.", 2),
+        ("it", "Non c'è iniziativa finché un effetto non lo richiede.", 2),
+        ("ru", "Нет инициативы, пока эффект не предпишет.", 2),
+        ("en", "A game has no initiative until an effect says so.", 2),
+        ("de", "Es gibt keine Initiative, bis ein Effekt es sagt.", 2),
+        # expletive negators are not negations
+        ("it", "Non puoi, a meno che non ti venga richiesto.", 2),
+        ("fr", "Vous ne pouvez pas, à moins qu’on ne vous le demande.", 2),
+        ("en", "You can’t, unless you’re told to, and not otherwise.", 3),
+    ],
+)
 def test_negations_are_counted_per_language_with_expletives_left_out(lang, text, count):
     from kb.checks.lexicon import occurrences
 

@@ -14,15 +14,22 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def kb(*args, cwd, check=True):
-    result = subprocess.run([sys.executable, "-m", "kb", *map(str, args)], cwd=cwd,
-                            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [sys.executable, "-m", "kb", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     if check and result.returncode != 0:
         raise AssertionError(f"kb {args} exited {result.returncode}: {result.stderr}")
     return result
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +42,9 @@ def built(tmp_path_factory):
 
 def test_build_with_no_arguments_writes_db_and_site(built):
     assert (built / "_build" / "rulings.db").is_file()
-    assert "Chasseur vengeur" in (built / "_build" / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Chasseur vengeur" in (built / "_build" / "site" / "index.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_export_json_has_all_fifty_rulings(built):
@@ -51,10 +60,15 @@ def test_export_json_has_all_fifty_rulings(built):
 def test_failed_build_keeps_previous_output_byte_for_byte(built, tmp_path):
     before = snapshot(built / "_build")
     bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"Chasseur vengeur\n\n31/02/2022\n\nUn joueur qui a l\xe2\x80\x99initiative la garde.\n")
+    bad.write_bytes(
+        b"Chasseur vengeur\n\n31/02/2022\n\nUn joueur qui a l\xe2\x80\x99initiative la garde.\n"
+    )
     result = kb("build", ROOT / "rulings", bad, cwd=built, check=False)
     assert result.returncode == 2
-    assert result.stderr.strip() == f"{bad}:3: impossible date '31/02/2022': day is out of range for month"
+    assert (
+        result.stderr.strip()
+        == f"{bad}:3: impossible date '31/02/2022': day is out of range for month"
+    )
     assert "Traceback" not in result.stderr
     assert snapshot(built / "_build") == before
     assert not list(built.glob("._build.tmp-*"))
@@ -66,7 +80,9 @@ def test_every_bad_file_is_reported_once(tmp_path):
     result = kb("build", tmp_path, "--out", tmp_path / "out", cwd=tmp_path, check=False)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 2 and lines[0].endswith("a.txt:1: empty file: expected a card name, then dated rulings")
+    assert len(lines) == 2 and lines[0].endswith(
+        "a.txt:1: empty file: expected a card name, then dated rulings"
+    )
     assert "b.txt:1: not UTF-8" in lines[1]
     assert not (tmp_path / "out").exists()
 
@@ -80,8 +96,9 @@ def test_rebuild_gives_the_same_rows(built, tmp_path):
 
     first = rows()
     again = kb("build", cwd=built)  # nothing changed: nothing to do
-    assert again.stderr.startswith(f"{Path('_build')} is up to date: no ruling or suppressions "
-                                   "file changed")
+    assert again.stderr.startswith(
+        f"{Path('_build')} is up to date: no ruling or suppressions file changed"
+    )
     assert rows() == first
     kb("build", "--full", cwd=built)
     assert rows() == first
@@ -95,14 +112,25 @@ def test_missing_store_and_missing_corpus_are_one_line_errors(tmp_path):
 
 
 def test_stated_language(tmp_path):
-    (tmp_path / "x.txt").write_text("Card\n\n10/06/2022\n\nUndercity Undercity Undercity.\n", encoding="utf-8")
-    assert kb("build", tmp_path / "x.txt", "--out", tmp_path / "o", cwd=tmp_path, check=False).returncode == 2
+    (tmp_path / "x.txt").write_text(
+        "Card\n\n10/06/2022\n\nUndercity Undercity Undercity.\n", encoding="utf-8"
+    )
+    assert (
+        kb(
+            "build", tmp_path / "x.txt", "--out", tmp_path / "o", cwd=tmp_path, check=False
+        ).returncode
+        == 2
+    )
     kb("build", tmp_path / "x.txt", "--out", tmp_path / "o", "--lang", "it", cwd=tmp_path)
-    data = json.loads(kb("export", "json", "--db", tmp_path / "o" / "rulings.db", cwd=tmp_path).stdout)
+    data = json.loads(
+        kb("export", "json", "--db", tmp_path / "o" / "rulings.db", cwd=tmp_path).stdout
+    )
     assert data["groups"][0]["rulings"][0]["lang"] == "it"
 
 
-@pytest.mark.parametrize("command", [["--help"], ["build", "--help"], ["export", "--help"], ["export", "json", "--help"]])
+@pytest.mark.parametrize(
+    "command", [["--help"], ["build", "--help"], ["export", "--help"], ["export", "json", "--help"]]
+)
 def test_help_explains(command, tmp_path):
     out = kb(*command, cwd=tmp_path).stdout
     assert "Usage:" in out and len(out.splitlines()) > 4
@@ -113,7 +141,9 @@ def test_rules_lists_the_registry_with_numbers_of_a_date(tmp_path):
 
     rows = json.loads(kb("rules", "--format", "json", cwd=tmp_path).stdout)
     assert [r["number"] for r in rows] == list(registry.RULES)
-    [row] = json.loads(kb("rules", "726.4", "--on", "2022-06-10", "--format", "json", cwd=tmp_path).stdout)
+    [row] = json.loads(
+        kb("rules", "726.4", "--on", "2022-06-10", "--format", "json", cwd=tmp_path).stdout
+    )
     assert row["number_on_date"] == "721.4" and row["carried_by"].startswith("kb.core.")
     bad = kb("rules", "999.1", cwd=tmp_path, check=False)
     assert bad.returncode == 2 and "999.1" in bad.stderr and "Traceback" not in bad.stderr

@@ -21,7 +21,7 @@ from kb.pipeline.context import BuildContext
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "rulings"
-UP_TO_EXAMPLES = [s for s in build.STAGES[:[n for n, _ in build.STAGES].index("examples") + 1]]
+UP_TO_EXAMPLES = [s for s in build.STAGES[: [n for n, _ in build.STAGES].index("examples") + 1]]
 
 
 def _run_stages(work: Path) -> BuildContext:
@@ -80,8 +80,11 @@ def test_rule_scenarios_run_too_and_have_no_group(built):
 def test_stored_steps_hold_the_trace(built):
     row = built.db["example_runs"].get("ruling-take-initiative-while-having-it")
     steps = json.loads(row["steps"])
-    assert [s["event"]["kind"] for s in steps] == ["take_initiative", "resolve_all",
-                                                   "take_initiative"]
+    assert [s["event"]["kind"] for s in steps] == [
+        "take_initiative",
+        "resolve_all",
+        "take_initiative",
+    ]
     first = steps[0]
     assert first["state"]["initiative"] == "Ann"
     assert any(e["kind"] == "takes_initiative" and e["rule"] == "726.5" for e in first["log"])
@@ -98,19 +101,24 @@ def test_export_json_shows_each_groups_examples_as_passed(built):
 
 def test_a_group_found_by_fingerprint_when_its_rule_prefix_changes(built, rulings_copy):
     path = rulings_copy / "726.3-only-one-holder.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("group: 726.3-1df600",
-                                                             "group: 999.9-1df600"),
-                    encoding="utf-8")
-    (result,) = [r for r in example_runs.run_examples(db=built.db)
-                 if r.example.id == "ruling-only-one-holder"]
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("group: 726.3-1df600", "group: 999.9-1df600"),
+        encoding="utf-8",
+    )
+    (result,) = [
+        r
+        for r in example_runs.run_examples(db=built.db)
+        if r.example.id == "ruling-only-one-holder"
+    ]
     assert result.group_id == "726.3-1df600"
 
 
 def test_a_wrong_expectation_fails_naming_example_step_and_line(rulings_copy):
     path = rulings_copy / "726.4-holder-leaves-active-player-takes.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("      initiative: Bruno\n", "      initiative: Ann\n", 1),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace("      initiative: Bruno\n", "      initiative: Ann\n", 1), encoding="utf-8"
+    )
     results = example_runs.run_examples()
     (failed,) = [r for r in results if not r.run.passed]
     problem = str(example_runs.failure_problem(failed))
@@ -122,9 +130,10 @@ def test_a_wrong_expectation_fails_naming_example_step_and_line(rulings_copy):
 
 def test_a_failing_example_fails_the_build_stage(tmp_path, rulings_copy):
     path = rulings_copy / "726.5-take-initiative-while-having-it.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("room: Lost Well, noted",
-                                                             "room: Stash, noted"),
-                    encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("room: Lost Well, noted", "room: Stash, noted"),
+        encoding="utf-8",
+    )
     with pytest.raises(KbError) as caught:
         _run_stages(tmp_path)
     (line,) = caught.value.lines()
@@ -134,9 +143,12 @@ def test_a_failing_example_fails_the_build_stage(tmp_path, rulings_copy):
 
 def test_kb_examples_exits_1_and_names_the_failure(rulings_copy, tmp_path):
     path = rulings_copy / "726.3-only-one-holder.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        "expect: {initiative: Cleo, pending", "expect: {initiative: Bruno, pending"),
-        encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "expect: {initiative: Cleo, pending", "expect: {initiative: Bruno, pending"
+        ),
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(cli, ["examples", "--db", str(tmp_path / "none.db")])
     assert result.exit_code == 2  # an explicit --db that does not exist is a usage error
     result = CliRunner().invoke(cli, ["examples"])
@@ -168,35 +180,59 @@ def test_an_example_without_group_or_with_a_used_id_is_refused(rulings_copy):
 
 # -- breaking a rule in the core makes the matching ruling examples fail, by name ----------------
 
+
 def _next_seat_after_holder(game, leaving):
     """726.4 done wrong: ignore the active player; the seat after the holder takes it."""
     order = [p for p in game.order if game.players[p].in_game and p not in leaving]
-    after = game.order[game.order.index(game.initiative) + 1:] + game.order
+    after = game.order[game.order.index(game.initiative) + 1 :] + game.order
     return next(p for p in after if p in order)
 
 
 def _plain_venture_allows_undercity(game, player, quality, rule):
-    return game.chooser(venture.Decision("dungeon", player, ("Undercity",
-                                                              "Tomb of Annihilation"), rule))
+    return game.chooser(
+        venture.Decision("dungeon", player, ("Undercity", "Tomb of Annihilation"), rule)
+    )
 
 
 def _first_holder_controls(game, ability, player):
     return game.new_trigger(ability, controller=player, player=player)
 
 
-@pytest.mark.parametrize("target, mutant, must_fail", [
-    ((initiative, "recipient_on_leave"), _next_seat_after_holder,
-     {"ruling-holder-leaves-active-player-takes", "ruling-holder-and-active-player-leave-together",
-      "ruling-holder-leaves-with-no-active-player"}),
-    ((initiative, "retake"), lambda game, player: None,
-     {"ruling-take-initiative-while-having-it"}),
-    ((venture, "choose_dungeon"), _plain_venture_allows_undercity,
-     {"ruling-plain-venture-never-starts-undercity"}),
-    ((initiative, "trigger"), _first_holder_controls,
-     {"ruling-two-headed-giant-ordering", "ruling-the-initiative-two-rules"}),
-    ((venture, "advance"), lambda game, player: venture.complete_and_restart(game, player, None),
-     {"ruling-venture-into-undercity-inside-a-dungeon"}),
-], ids=["726.4", "726.5", "205.3p", "726.2", "701.49b"])
+@pytest.mark.parametrize(
+    "target, mutant, must_fail",
+    [
+        (
+            (initiative, "recipient_on_leave"),
+            _next_seat_after_holder,
+            {
+                "ruling-holder-leaves-active-player-takes",
+                "ruling-holder-and-active-player-leave-together",
+                "ruling-holder-leaves-with-no-active-player",
+            },
+        ),
+        (
+            (initiative, "retake"),
+            lambda game, player: None,
+            {"ruling-take-initiative-while-having-it"},
+        ),
+        (
+            (venture, "choose_dungeon"),
+            _plain_venture_allows_undercity,
+            {"ruling-plain-venture-never-starts-undercity"},
+        ),
+        (
+            (initiative, "trigger"),
+            _first_holder_controls,
+            {"ruling-two-headed-giant-ordering", "ruling-the-initiative-two-rules"},
+        ),
+        (
+            (venture, "advance"),
+            lambda game, player: venture.complete_and_restart(game, player, None),
+            {"ruling-venture-into-undercity-inside-a-dungeon"},
+        ),
+    ],
+    ids=["726.4", "726.5", "205.3p", "726.2", "701.49b"],
+)
 def test_breaking_a_rule_fails_its_examples_by_name(monkeypatch, target, mutant, must_fail):
     assert _ruling_failures() == set()
     monkeypatch.setattr(*target, mutant)

@@ -20,8 +20,9 @@ CORE = Path(et.__file__).resolve().parent.parent / "core"
 
 
 def _constants(node) -> set[str]:
-    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
-            and isinstance(n.value, str)}
+    return {
+        n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
 
 
 def _core_calls(name: str):
@@ -102,35 +103,55 @@ def test_a_french_reader_sees_bruno_take_the_initiative():
 
 # (describe function, item, the glossary concept its translation must use in every language)
 GLOSSARY_USE = [
-    (et.describe_entry, {"kind": "takes_initiative", "player": "Bruno", "previous": None},
-     "take_initiative"),
+    (
+        et.describe_entry,
+        {"kind": "takes_initiative", "player": "Bruno", "previous": None},
+        "take_initiative",
+    ),
     (et.describe_event, {"kind": "venture_into", "player": "Ann"}, "venture_into_undercity"),
     (et.describe_event, {"kind": "venture", "player": "Ann"}, "venture"),
-    (et.describe_entry, {"kind": "starts_dungeon", "player": "Ann", "dungeon": "Undercity"},
-     "command_zone"),
-    (et.describe_entry, {"kind": "ventures", "player": "Ann", "dungeon": "Undercity",
-                         "room": "Forge"}, "venture_marker"),
+    (
+        et.describe_entry,
+        {"kind": "starts_dungeon", "player": "Ann", "dungeon": "Undercity"},
+        "command_zone",
+    ),
+    (
+        et.describe_entry,
+        {"kind": "ventures", "player": "Ann", "dungeon": "Undercity", "room": "Forge"},
+        "venture_marker",
+    ),
     (et.describe_event, {"kind": "begin_upkeep"}, "upkeep"),
-    (et.describe_entry, {"kind": "combat_damage", "player": "Ann", "to": "Bo", "amount": None},
-     "combat_damage"),
-    (et.describe_entry, {"kind": "leaves_game", "player": "Ann", "reason": "concedes"},
-     "leave_game"),
+    (
+        et.describe_entry,
+        {"kind": "combat_damage", "player": "Ann", "to": "Bo", "amount": None},
+        "combat_damage",
+    ),
+    (
+        et.describe_entry,
+        {"kind": "leaves_game", "player": "Ann", "reason": "concedes"},
+        "leave_game",
+    ),
     (et.describe_entry, {"kind": "no_active_player"}, "active_player"),
     (et.describe_entry, {"kind": "trigger", "label": "upkeep:Ann@Ann"}, "venture_into_undercity"),
 ]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("write, item, concept", GLOSSARY_USE,
-                         ids=[f"{i['kind']}-{c}" for _, i, c in GLOSSARY_USE])
+@pytest.mark.parametrize(
+    "write, item, concept", GLOSSARY_USE, ids=[f"{i['kind']}-{c}" for _, i, c in GLOSSARY_USE]
+)
 def test_translations_use_the_glossary_terms(write, item, concept, lang):
     text = write(item, lang)
     assert concept in load_glossary().concept_ids(text, lang), text
 
 
 def test_state_lines_use_the_glossary_terms():
-    state = {"initiative": "Ann", "active_player": "Ann", "stack": ["taken:Ann@Ann"],
-             "players": {"Ann": {"in_game": True, "dungeon": "Undercity", "room": "Forge"}}}
+    state = {
+        "initiative": "Ann",
+        "active_player": "Ann",
+        "stack": ["taken:Ann@Ann"],
+        "players": {"Ann": {"in_game": True, "dungeon": "Undercity", "room": "Forge"}},
+    }
     for lang in LANGUAGES:
         text = " ".join(et.describe_state(state, lang))
         found = load_glossary().concept_ids(text, lang)
@@ -168,7 +189,9 @@ def test_every_step_of_every_example_is_written_without_fallback(runs, lang, mon
 
 
 def test_a_refused_step_says_why():
-    run = scenario.run(example_runs.RULINGS_DIR / "205.3p-plain-venture-never-starts-undercity.yaml")
+    run = scenario.run(
+        example_runs.RULINGS_DIR / "205.3p-plain-venture-never-starts-undercity.yaml"
+    )
     text = et.describe(run.steps[0], "fr")
     assert text.startswith("Un effet instruit Ann de s'aventurer dans le donjon — Refusé")
     assert "s'aventurer dans Undercity" in text

@@ -50,10 +50,9 @@ def db(tmp_path_factory):
     work = tmp_path_factory.mktemp("exchange")
     names = [name for name, _ in build.STAGES]
     ctx = BuildContext(corpus=corpus_files([str(SEEDS)]), work=work)
-    for _, target in build.STAGES[:names.index("align") + 1]:
+    for _, target in build.STAGES[: names.index("align") + 1]:
         build.stage_function(target)(ctx)
     return ctx.db
-
 
 
 def _valid(document: str, dtd: str | Path) -> etree._Element:
@@ -73,7 +72,7 @@ def db_en(tmp_path_factory):
         shutil.copy(path, corpus / path.name)
     names = [name for name, _ in build.STAGES]
     ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=work)
-    for _, target in build.STAGES[:names.index("align") + 1]:
+    for _, target in build.STAGES[: names.index("align") + 1]:
         build.stage_function(target)(ctx)
     return ctx.db
 
@@ -95,8 +94,9 @@ def test_tmx_has_one_tu_per_group_and_texts_verbatim(db):
 
 
 def test_tmx_reads_back_with_translate_toolkit(db):
-    store = tmx.tmxfile(io.BytesIO(to_tmx(db).encode("utf-8")),
-                        sourcelanguage="fr", targetlanguage="it")
+    store = tmx.tmxfile(
+        io.BytesIO(to_tmx(db).encode("utf-8")), sourcelanguage="fr", targetlanguage="it"
+    )
     texts = {(r["lang"], r["text"]) for r in db["rulings"].rows}
     assert len(store.units) == len(align.groups(db))
     for unit in store.units:
@@ -117,12 +117,13 @@ def test_tbx_martif_has_one_entry_per_concept_and_reads_back():
         concept = by_id[entry.get("id")]
         for lang in ("ru", "it", "fr", "de", "es"):
             terms = unit.get_target_terms(lang)
-            assert [t.text for t in terms][:len(set(concept.terms[lang]))] == list(
-                dict.fromkeys(concept.terms[lang])) or concept.keep_english
+            assert [t.text for t in terms][: len(set(concept.terms[lang]))] == list(
+                dict.fromkeys(concept.terms[lang])
+            ) or concept.keep_english
             assert terms[0].administrative_status == "preferredTerm-admn-sts"
             assert [t.text for t in terms if t.deprecated] == [
-                t for t in concept.terms[lang][1:] if concept.keep_english] + [
-                t for t in concept.forbidden.get(lang, [])]
+                t for t in concept.terms[lang][1:] if concept.keep_english
+            ] + [t for t in concept.forbidden.get(lang, [])]
 
 
 def _tbx_basic_schematron():
@@ -130,10 +131,14 @@ def _tbx_basic_schematron():
     XSLT 1 Schematron cannot run (a regex test of external targets, which our file has none
     of, and a local-name() written as a path step), said the XPath 1 way."""
     text = (SCHEMAS / "TBX-Basic_DCA.sch").read_text(encoding="utf-8-sig")
-    text = (text.replace('queryBinding="xslt2"', 'queryBinding="xslt"')
-            .replace("matches(@target,'https?://.+')",
-                     "starts-with(@target,'http://') or starts-with(@target,'https://')")
-            .replace("./local-name()", "local-name()"))
+    text = (
+        text.replace('queryBinding="xslt2"', 'queryBinding="xslt"')
+        .replace(
+            "matches(@target,'https?://.+')",
+            "starts-with(@target,'http://') or starts-with(@target,'https://')",
+        )
+        .replace("./local-name()", "local-name()")
+    )
     return isoschematron.Schematron(etree.fromstring(text.encode("utf-8")))
 
 
@@ -149,19 +154,25 @@ def test_tbx_basic_is_valid_and_says_what_the_checks_accept():
     def terms(concept_id: str, lang: str) -> list[tuple[str, str]]:
         entry = root.find(f"{TBX}text/{TBX}body/{TBX}conceptEntry[@id='{concept_id}']")
         lang_sec = next(s for s in entry.findall(f"{TBX}langSec") if s.get(XML_LANG) == lang)
-        return [(sec.findtext(f"{TBX}term"), sec.findtext(f"{TBX}termNote"))
-                for sec in lang_sec.findall(f"{TBX}termSec")]
+        return [
+            (sec.findtext(f"{TBX}term"), sec.findtext(f"{TBX}termNote"))
+            for sec in lang_sec.findall(f"{TBX}termSec")
+        ]
 
     # Names kept in English: the English name everywhere, do-not-translate; a translated form
     # deprecated (the checks warn: name-translated).
-    assert terms("secret_entrance", "fr") == [("Secret Entrance", "preferredTerm-admn-sts"),
-                                             ("Entrée secrète", "deprecatedTerm-admn-sts")]
+    assert terms("secret_entrance", "fr") == [
+        ("Secret Entrance", "preferredTerm-admn-sts"),
+        ("Entrée secrète", "deprecatedTerm-admn-sts"),
+    ]
     kept = root.findall(f".//{TBX}admin[@type='projectSubset']")
     assert kept and {a.text for a in kept} == {"do-not-translate"}
     # Forbidden terms deprecated (the checks warn: term-synonym); alternatives admitted.
     assert ("dégâts de combat", "deprecatedTerm-admn-sts") in terms("combat_damage", "fr")
-    assert terms("first_room", "en") == [("first room", "preferredTerm-admn-sts"),
-                                        ("topmost room", "admittedTerm-admn-sts")]
+    assert terms("first_room", "en") == [
+        ("first room", "preferredTerm-admn-sts"),
+        ("topmost room", "admittedTerm-admn-sts"),
+    ]
     # The schemas can fail: a status TBX-Basic does not know is caught.
     root.find(f".//{TBX}termNote").text = "recommendedTerm"
     assert not dialect.validate(root)
@@ -173,16 +184,18 @@ def test_tmx_with_originals_has_english_as_source_and_a_file_per_pair(db_en, tmp
     for unit in root.findall("body/tu"):
         assert unit.get("srclang") == "en"
         assert unit.find("tuv").get(XML_LANG) == "en"  # the original first
-        assert all(len(t.get("creationdate")) == 16 and t.get("creationdate").endswith("Z")
-                   for t in unit.findall("tuv"))
+        assert all(
+            len(t.get("creationdate")) == 16 and t.get("creationdate").endswith("Z")
+            for t in unit.findall("tuv")
+        )
     paths = write_pairs(db_en, tmp_path)
-    assert [p.name for p in paths] == [f"rulings.en-{lang}.tmx"
-                                       for lang in ("ru", "it", "fr", "de", "es")]
+    assert [p.name for p in paths] == [
+        f"rulings.en-{lang}.tmx" for lang in ("ru", "it", "fr", "de", "es")
+    ]
     pair = paths[2].read_text(encoding="utf-8")
     root = _valid(pair, SCHEMAS / "tmx14.dtd")
     assert {t.get(XML_LANG) for t in root.iter("tuv")} == {"en", "fr"}
-    store = tmx.tmxfile(io.BytesIO(pair.encode("utf-8")), sourcelanguage="en",
-                        targetlanguage="fr")
+    store = tmx.tmxfile(io.BytesIO(pair.encode("utf-8")), sourcelanguage="en", targetlanguage="fr")
     assert len(store.units) == 10
     texts = {(r["lang"], r["text"]) for r in db_en["rulings"].rows}
     assert all(("en", u.source) in texts and ("fr", u.target) in texts for u in store.units)
@@ -241,6 +254,7 @@ def test_export_commands_write_to_stdout(db):
     out = runner.invoke(cli, ["export", "tmx", "--db", db_path, "--pair", "fr-it"])
     assert out.exit_code == 0 and 'srclang="fr"' in out.output
     assert runner.invoke(cli, ["export", "tmx", "--db", db_path, "--pair", "fr"]).exit_code == 2
-    out = runner.invoke(cli, ["export", "xliff", "--db", db_path, "--source", "fr",
-                              "--target", "es"])
+    out = runner.invoke(
+        cli, ["export", "xliff", "--db", db_path, "--source", "fr", "--target", "es"]
+    )
     assert out.exit_code == 0 and 'srcLang="fr"' in out.output

@@ -17,9 +17,18 @@ from whoosh.collectors import FilterCollector, TopCollector
 from kb.search import build_index, compile_query, exhaustive, handles
 from kb.search.query import parse
 
-QUERIES = ["initiative", "рука ход инициатива", "géant à deux têtes", "gigante de dos cabezas",
-           "Kommandozone", "initiatve", "Undercity", "initiative -dungeon", "zona di comando",
-           "dungeon card"]
+QUERIES = [
+    "initiative",
+    "рука ход инициатива",
+    "géant à deux têtes",
+    "gigante de dos cabezas",
+    "Kommandozone",
+    "initiatve",
+    "Undercity",
+    "initiative -dungeon",
+    "zona di comando",
+    "dungeon card",
+]
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +37,14 @@ def patched(synthetic, tmp_path_factory):
     work = tmp_path_factory.mktemp("patched")
     shutil.copy(synthetic.parent / "rulings.db", work / "rulings.db")
     with sqlite3.connect(work / "rulings.db") as conn:
-        conn.execute("UPDATE rulings SET text = text || ' Encore.' WHERE lang = 'fr' AND id IN "
-                     "(SELECT ruling_id FROM memberships WHERE group_id IN (SELECT DISTINCT "
-                     "group_id FROM memberships ORDER BY group_id LIMIT 3))")
-    written = build_index(sqlite_utils.Database(work / "rulings.db"), work / "index",
-                          previous=synthetic)
+        conn.execute(
+            "UPDATE rulings SET text = text || ' Encore.' WHERE lang = 'fr' AND id IN "
+            "(SELECT ruling_id FROM memberships WHERE group_id IN (SELECT DISTINCT "
+            "group_id FROM memberships ORDER BY group_id LIMIT 3))"
+        )
+    written = build_index(
+        sqlite_utils.Database(work / "rulings.db"), work / "index", previous=synthetic
+    )
     assert written["written"] == 3
     return work / "index"
 
@@ -69,8 +81,9 @@ def test_a_floor_and_allowed_documents_restrict_the_top_as_whoosh_filters_them(s
     compiled = compiled_runs["fr"]
     everything = whoosh_top(searcher, compiled, 5000)
     allowed = {docnum for _, docnum in everything[::3]}
-    assert exhaustive.top(searcher, compiled, 10, allowed=allowed) == \
-        whoosh_top(searcher, compiled, 10, allowed)
+    assert exhaustive.top(searcher, compiled, 10, allowed=allowed) == whoosh_top(
+        searcher, compiled, 10, allowed
+    )
     floor = -everything[len(everything) // 2][0]
     above = exhaustive.top(searcher, compiled, 5000, floor=floor)
     assert above == [pair for pair in everything if -pair[0] > floor]
@@ -80,11 +93,17 @@ def test_a_floor_and_allowed_documents_restrict_the_top_as_whoosh_filters_them(s
 def test_a_patched_segments_deleted_documents_are_never_scored(patched):
     searcher, compiled_runs = runs(patched, "initiative")
     reader = searcher.reader()
-    deleted = {offset + docnum for sub, offset in searcher.leaf_searchers()
-               for docnum in sub.reader().deleted_docs_set}
+    deleted = {
+        offset + docnum
+        for sub, offset in searcher.leaf_searchers()
+        for docnum in sub.reader().deleted_docs_set
+    }
     assert len(deleted) == 3 and reader.doc_count() < reader.doc_count_all()
-    found = {docnum for compiled in compiled_runs.values()
-             for _, docnum in exhaustive.top(searcher, compiled, 10_000)}
+    found = {
+        docnum
+        for compiled in compiled_runs.values()
+        for _, docnum in exhaustive.top(searcher, compiled, 10_000)
+    }
     assert found and not found & deleted
 
 
@@ -93,8 +112,9 @@ def test_a_phrase_is_left_to_whoosh(synthetic):
     tops = [exhaustive.top(searcher, compiled, 10) for compiled in compiled_runs.values()]
     assert tops.count(None) >= 3  # phrases; [] where a word is not in the language at all
     assert all(top is None or top == [] for top in tops)
-    assert all(exhaustive.bound(searcher, compiled) == math.inf
-               for compiled in compiled_runs.values())
+    assert all(
+        exhaustive.bound(searcher, compiled) == math.inf for compiled in compiled_runs.values()
+    )
 
 
 def test_the_bound_is_never_under_a_score_and_unknown_terms_bound_nothing(synthetic):
@@ -129,9 +149,11 @@ def test_blocks_read_without_their_positions_hold_whooshs_ids_and_weights(synthe
                 decoded = list(ids if matcher._byteids else itertools.accumulate(ids))
                 assert decoded == list(matcher._ids)
                 expected = list(matcher._weights)
-                assert (expected == [exhaustive.float32(weights or 1.0)] * len(expected)
-                        if weights is None or isinstance(weights, float) else
-                        list(weights) == expected)
+                assert (
+                    expected == [exhaustive.float32(weights or 1.0)] * len(expected)
+                    if weights is None or isinstance(weights, float)
+                    else list(weights) == expected
+                )
                 short += exhaustive.BLOCK_HEAD.match(_raw(matcher)) is not None
                 blocks += 1
                 matcher._next_block()

@@ -20,8 +20,14 @@ def exported(tmp_path_factory):
     work = tmp_path_factory.mktemp("export")
     (work / "rulings").symlink_to(ROOT / "rulings")
     for args in (["build"], ["export", "json"]):
-        result = subprocess.run([sys.executable, "-m", "kb", *args], cwd=work, check=False,
-                                capture_output=True, text=True, encoding="utf-8")
+        result = subprocess.run(
+            [sys.executable, "-m", "kb", *args],
+            cwd=work,
+            check=False,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+        )
         assert result.returncode == 0, result.stderr
     return json.loads(result.stdout), work
 

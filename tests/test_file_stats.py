@@ -35,8 +35,9 @@ def project(tmp_path, monkeypatch):
 def test_only_the_changed_file_is_read(project):
     tmp_path, read = project
     path = tmp_path / "rulings" / "fr-chasseur-vengeur.txt"
-    path.write_text(path.read_text(encoding="utf-8").replace("Chasseur vengeur", "Chasseur"),
-                    encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("Chasseur vengeur", "Chasseur"), encoding="utf-8"
+    )
     time.sleep(0.06)  # out of the racy window: this build's record of it is kept
     assert "parse" in build(["rulings"], "out")
     assert read == ["rulings/fr-chasseur-vengeur.txt"]
@@ -62,7 +63,7 @@ def test_a_file_changed_just_before_the_build_is_read_again_next_time(project):
     tmp_path, read = project
     path = tmp_path / "rulings" / "fr-chasseur-vengeur.txt"
     path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    incremental.RACY_NS = 10 ** 12  # the edit is "just before" this build
+    incremental.RACY_NS = 10**12  # the edit is "just before" this build
     build(["rulings"], "out")
     with sqlite3.connect(tmp_path / "out" / "rulings.db") as conn:
         kept = {p for (p,) in conn.execute(f"SELECT path FROM {incremental.STATS_TABLE}")}

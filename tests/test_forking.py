@@ -36,11 +36,16 @@ def alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not forking.available(cores=1) or not Path("/proc").is_dir(),
-                    reason="needs fork and /proc")
+@pytest.mark.skipif(
+    not forking.available(cores=1) or not Path("/proc").is_dir(), reason="needs fork and /proc"
+)
 def test_a_pool_worker_dies_when_its_parent_is_killed():
-    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     worker = int(parent.stdout.readline())
     assert alive(worker)
     parent.send_signal(signal.SIGKILL)
@@ -67,8 +72,12 @@ print("built", Path(sys.argv[2], "site", "data", "rulings.json").is_file(), flus
 def test_a_script_without_a_main_guard_can_build_with_spawned_workers(tmp_path):
     script = tmp_path / "script.py"
     script.write_text(UNGUARDED, encoding="utf-8")
-    done = subprocess.run([sys.executable, str(script), str(ROOT / "rulings"), str(tmp_path / "out")],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, str(script), str(ROOT / "rulings"), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n")[:2] == ["started", "built True"]

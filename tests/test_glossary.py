@@ -13,7 +13,31 @@ from kb.corpus.languages import UI_LANGUAGES
 from kb.errors import KbError
 from kb.reference import glossary
 
-REQUIRED = ["initiative", "take_initiative", "venture", "venture_into_undercity", "dungeon", "room", "venture_marker", "command_zone", "upkeep", "combat_damage", "team", "two_headed_giant", "leave_game", "active_player", "turn_order", "triggered_ability", "designation", "monarch", "permanent", "stack", "complete_dungeon", "undercity", "secret_entrance"]
+REQUIRED = [
+    "initiative",
+    "take_initiative",
+    "venture",
+    "venture_into_undercity",
+    "dungeon",
+    "room",
+    "venture_marker",
+    "command_zone",
+    "upkeep",
+    "combat_damage",
+    "team",
+    "two_headed_giant",
+    "leave_game",
+    "active_player",
+    "turn_order",
+    "triggered_ability",
+    "designation",
+    "monarch",
+    "permanent",
+    "stack",
+    "complete_dungeon",
+    "undercity",
+    "secret_entrance",
+]
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +56,13 @@ def test_every_required_concept_has_a_term_in_every_language(g):
 
 
 def test_every_term_is_found_by_its_own_forms(g):
-    unfound = [(c.id, lang, term) for c in g.concepts for lang, terms in c.terms.items()
-               for term in terms if c.id not in g.concept_ids(term, lang)]
+    unfound = [
+        (c.id, lang, term)
+        for c in g.concepts
+        for lang, terms in c.terms.items()
+        for term in terms
+        if c.id not in g.concept_ids(term, lang)
+    ]
     assert unfound == []
 
 
@@ -44,46 +73,55 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
             matches = g.find(ruling.text, parsed.lang, also=("en",))
             assert matches, ruling.text
             for m in matches:
-                assert ruling.text[m.start:m.end] == m.surface
+                assert ruling.text[m.start : m.end] == m.surface
 
 
-@pytest.mark.parametrize("lang, text, concept", [
-    ("ru", "активный игрок получает инициативу", "take_initiative"),
-    ("ru", "может получить инициативу снова", "take_initiative"),
-    ("ru", "вы не находитесь в подземелье", "dungeon"),
-    ("de", "wagt sich dieser Spieler erneut in Undercity vor", "venture_into_undercity"),
-    ("de", "schließt du dieses Verlies ab", "complete_dungeon"),
-    ("de", "in den nächsten Raum dieses Verlieses", "next_room"),
-    ("fr", "Un joueur qui a actuellement l’initiative peut la prendre", "take_initiative"),
-    ("fr", "soit parce que vous prenez l'initiative", "take_initiative"),
-    ("it", "quel giocatore si avventuri di nuovo in Undercity", "venture_into_undercity"),
-    ("es", "si el jugador activo está dejando el juego", "leave_game"),
-])
+@pytest.mark.parametrize(
+    "lang, text, concept",
+    [
+        ("ru", "активный игрок получает инициативу", "take_initiative"),
+        ("ru", "может получить инициативу снова", "take_initiative"),
+        ("ru", "вы не находитесь в подземелье", "dungeon"),
+        ("de", "wagt sich dieser Spieler erneut in Undercity vor", "venture_into_undercity"),
+        ("de", "schließt du dieses Verlies ab", "complete_dungeon"),
+        ("de", "in den nächsten Raum dieses Verlieses", "next_room"),
+        ("fr", "Un joueur qui a actuellement l’initiative peut la prendre", "take_initiative"),
+        ("fr", "soit parce que vous prenez l'initiative", "take_initiative"),
+        ("it", "quel giocatore si avventuri di nuovo in Undercity", "venture_into_undercity"),
+        ("es", "si el jugador activo está dejando el juego", "leave_game"),
+    ],
+)
 def test_inflected_and_separated_forms_are_found(g, lang, text, concept):
     assert concept in g.concept_ids(text, lang)
 
 
-@pytest.mark.parametrize("lang, started, beginning", [
-    ("en", "you can't start Undercity", "at the start of your upkeep"),
-    ("ru", "вы не можете начать Undercity", "в начале вашего хода"),
-    ("it", "non puoi iniziare un dungeon diverso", "all'inizio del mantenimento"),
-    ("fr", "vous ne pouvez pas commencer un donjon", "le tour commence"),
-    ("de", "kannst du kein Verlies beginnen", "wenn dein Zug beginnt"),
-    ("es", "empezarás Undercity", "empieza el turno"),
-])
+@pytest.mark.parametrize(
+    "lang, started, beginning",
+    [
+        ("en", "you can't start Undercity", "at the start of your upkeep"),
+        ("ru", "вы не можете начать Undercity", "в начале вашего хода"),
+        ("it", "non puoi iniziare un dungeon diverso", "all'inizio del mantenimento"),
+        ("fr", "vous ne pouvez pas commencer un donjon", "le tour commence"),
+        ("de", "kannst du kein Verlies beginnen", "wenn dein Zug beginnt"),
+        ("es", "empezarás Undercity", "empieza el turno"),
+    ],
+)
 def test_starting_a_dungeon_needs_a_dungeon_not_any_beginning(g, lang, started, beginning):
     assert "start_dungeon" in g.concept_ids(started, lang)
     assert "start_dungeon" not in g.concept_ids(beginning, lang)
 
 
-@pytest.mark.parametrize("lang, text", [
-    ("en", "you're no longer the monarch"),
-    ("ru", "вы больше не монарх"),
-    ("it", "non sei più il monarca"),
-    ("fr", "vous n'êtes plus le monarque"),
-    ("de", "du bist nicht mehr der Monarch"),
-    ("es", "ya no eres el monarca"),
-])
+@pytest.mark.parametrize(
+    "lang, text",
+    [
+        ("en", "you're no longer the monarch"),
+        ("ru", "вы больше не монарх"),
+        ("it", "non sei più il monarca"),
+        ("fr", "vous n'êtes plus le monarque"),
+        ("de", "du bist nicht mehr der Monarch"),
+        ("es", "ya no eres el monarca"),
+    ],
+)
 def test_no_longer_is_ceasing(g, lang, text):
     assert "cease" in g.concept_ids(text, lang)
 
@@ -91,7 +129,7 @@ def test_no_longer_is_ceasing(g, lang, text):
 def test_straight_and_typographic_apostrophes_match_alike(g):
     for text in ("le joueur qui a l’initiative", "le joueur qui a l'initiative"):
         (m,) = [m for m in g.find(text, "fr") if m.concept == "initiative"]
-        assert m.surface == "initiative" and text[m.start:m.end] == m.surface
+        assert m.surface == "initiative" and text[m.start : m.end] == m.surface
 
 
 def test_words_inside_other_words_are_not_matches(g):
@@ -100,8 +138,9 @@ def test_words_inside_other_words_are_not_matches(g):
 
 
 def test_plain_venture_is_not_venture_into_undercity(g):
-    found = g.concept_ids("dich in das Verlies vorzuwagen (nicht, dich in Undercity vorzuwagen)",
-                          "de")
+    found = g.concept_ids(
+        "dich in das Verlies vorzuwagen (nicht, dich in Undercity vorzuwagen)", "de"
+    )
     assert {"venture", "venture_into_undercity"} <= found
     assert "venture_into_undercity" not in g.concept_ids("dich in das Verlies vorzuwagen", "de")
 
@@ -149,26 +188,43 @@ def _scan_everything(g, text: str, lang: str, also: tuple[str, ...]) -> list[tup
         for code in (lang, *also):
             regex, _ = g.compiled(concept, code)
             if regex is not None:
-                spans += [glossary.Match(concept.id, m.start(), m.end(), m.group(0), code)
-                          for m in regex.finditer(text)]
+                spans += [
+                    glossary.Match(concept.id, m.start(), m.end(), m.group(0), code)
+                    for m in regex.finditer(text)
+                ]
         found += glossary.non_overlapping(spans)
     return sorted((m.start, -m.end, m.concept, m.surface, m.lang) for m in found)
 
 
 def _surfaces(g) -> list[str]:
-    words = {p.replace("*", "").replace("'", "’") for c in g.concepts for lang in UI_LANGUAGES
-             for p in c.patterns(lang) if "~" not in p}
+    words = {
+        p.replace("*", "").replace("'", "’")
+        for c in g.concepts
+        for lang in UI_LANGUAGES
+        for p in c.patterns(lang)
+        if "~" not in p
+    }
     return sorted(words)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_shortcuts_find_exactly_what_scanning_finds(g, data):
-    pieces = st.one_of(st.sampled_from(_surfaces(g)), st.text(max_size=6),
-                       st.sampled_from([" ", "’", "'", "-", "İ", "ẞ", "ß", "K", "\u0301"]))
+    pieces = st.one_of(
+        st.sampled_from(_surfaces(g)),
+        st.text(max_size=6),
+        st.sampled_from([" ", "’", "'", "-", "İ", "ẞ", "ß", "K", "\u0301"]),
+    )
     text = "".join(data.draw(st.lists(pieces, max_size=12)))
     text = data.draw(st.sampled_from([text, text.upper(), text.title()]))
     lang = data.draw(st.sampled_from(UI_LANGUAGES))
     expected = _scan_everything(g, text, lang, ("en",))
-    assert sorted((m.start, -m.end, m.concept, m.surface, m.lang)
-                  for m in g.find(text, lang, also=("en",))) == expected
+    assert (
+        sorted(
+            (m.start, -m.end, m.concept, m.surface, m.lang)
+            for m in g.find(text, lang, also=("en",))
+        )
+        == expected
+    )

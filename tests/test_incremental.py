@@ -25,20 +25,30 @@ def rows(db_path: Path) -> dict[str, list[tuple]]:
     """Every table's rows, sorted, without the volatile columns."""
     out = {}
     with sqlite3.connect(db_path) as conn:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-                  if r[0] not in VOLATILE_TABLES]
+        tables = [
+            r[0]
+            for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            if r[0] not in VOLATILE_TABLES
+        ]
         for table in tables:
-            columns = [r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")
-                       if (table, r[1]) not in VOLATILE]
+            columns = [
+                r[1]
+                for r in conn.execute(f"PRAGMA table_info([{table}])")
+                if (table, r[1]) not in VOLATILE
+            ]
             select = ", ".join(f"[{c}]" for c in columns)
-            out[table] = sorted(conn.execute(f"SELECT {select} FROM [{table}]").fetchall(),
-                                key=repr)
+            out[table] = sorted(
+                conn.execute(f"SELECT {select} FROM [{table}]").fetchall(), key=repr
+            )
     return out
 
 
 def files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture()
@@ -67,8 +77,11 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def test_one_changed_ruling_gives_the_full_builds_output(project, monkeypatch):
-    edit(project / "rulings" / "fr-chasseur-vengeur.txt", "peut la prendre à nouveau",
-         "peut la reprendre à nouveau")
+    edit(
+        project / "rulings" / "fr-chasseur-vengeur.txt",
+        "peut la prendre à nouveau",
+        "peut la reprendre à nouveau",
+    )
     parsed = []
     real = incremental.changed_sources
 
@@ -76,6 +89,7 @@ def test_one_changed_ruling_gives_the_full_builds_output(project, monkeypatch):
         found = real(db, hashes)
         parsed.append(found)
         return found
+
     monkeypatch.setattr(incremental, "changed_sources", spy)
     timings = build(["rulings"], "out")
     assert parsed == [(["rulings/fr-chasseur-vengeur.txt"], [])]
@@ -117,8 +131,9 @@ def test_a_changed_suppressions_file_is_built_again(project):
     report = project / "out" / "site" / "en" / "consistency.html"
     assert "french-spacing" in report.read_text(encoding="utf-8")
     accept = project / "rulings" / "suppressions.toml"
-    accept.write_text('[[accept]]\ncheck = "french-spacing"\nreason = "house style"\n',
-                      encoding="utf-8")
+    accept.write_text(
+        '[[accept]]\ncheck = "french-spacing"\nreason = "house style"\n', encoding="utf-8"
+    )
     assert build(["rulings"], "out")
     assert "french-spacing" not in report.read_text(encoding="utf-8")
     assert_same_as_full(project, {})
@@ -151,6 +166,7 @@ def test_a_bad_file_is_still_reported_when_the_store_is_reused(project):
 
 # The site stage: only pages whose digest changed are rendered, the rest are hard-linked.
 
+
 @pytest.fixture()
 def rendered(monkeypatch):
     """The page keys each UI tree rendered during a build ({ui: set}, None meaning all)."""
@@ -162,6 +178,7 @@ def rendered(monkeypatch):
     def spy(site, ui, out, counts, only=None):
         seen[ui] = None if only is None else set(only)
         return real(site, ui, out, counts, only)
+
     monkeypatch.setattr(pages, "render_tree", spy)
     return seen
 
@@ -178,8 +195,11 @@ def linked_copy(folder: Path, to: Path) -> dict[str, bytes]:
 
 def test_one_changed_ruling_renders_only_the_pages_showing_it(project, rendered):
     kept = linked_copy(project / "out" / "site", project / "kept")
-    edit(project / "rulings" / "fr-chasseur-vengeur.txt", "peut la prendre à nouveau",
-         "peut la reprendre à nouveau")
+    edit(
+        project / "rulings" / "fr-chasseur-vengeur.txt",
+        "peut la prendre à nouveau",
+        "peut la reprendre à nouveau",
+    )
     build(["rulings"], "out")
     assert set(rendered) == {"en", "ru", "it", "fr", "de", "es"}
     keys = rendered["en"]
@@ -220,8 +240,9 @@ def test_a_blank_line_more_moves_anchors_and_gives_the_full_builds_output(projec
     assert_same_as_full(project, {})
 
 
-def test_long_listings_come_in_parts_and_one_change_rerenders_one_part(project, rendered,
-                                                                       monkeypatch):
+def test_long_listings_come_in_parts_and_one_change_rerenders_one_part(
+    project, rendered, monkeypatch
+):
     from kb.site import pages
 
     monkeypatch.setattr(pages, "LANG_PAGE_CARDS", 1)
@@ -229,7 +250,9 @@ def test_long_listings_come_in_parts_and_one_change_rerenders_one_part(project, 
     build(["rulings"], "out", reuse=False)  # (no file changed: it would have nothing to do)
     site = project / "out" / "site"
     assert (site / "en" / "lang" / "de-p2.html").is_file()
-    assert 'href="../../en/lang/de-p2.html"' in (site / "en" / "lang" / "de.html").read_text("utf-8")
+    assert 'href="../../en/lang/de-p2.html"' in (site / "en" / "lang" / "de.html").read_text(
+        "utf-8"
+    )
     assert (site / "fr" / "consistency-p2.html").is_file()
     edit(project / "rulings" / "extra-0.txt", "Unterkellersäuberung II", "Unterkellersäuberung III")
     build(["rulings"], "out")
@@ -238,16 +261,20 @@ def test_long_listings_come_in_parts_and_one_change_rerenders_one_part(project, 
     assert_same_as_full(project, {})
 
 
-def test_a_new_finding_rerenders_only_the_report_part_listing_its_ruling(project, rendered,
-                                                                         monkeypatch):
+def test_a_new_finding_rerenders_only_the_report_part_listing_its_ruling(
+    project, rendered, monkeypatch
+):
     from kb.site import pages
 
     monkeypatch.setattr(pages, "REPORT_PAGE_GROUPS", 3)
     build(["rulings"], "out", reuse=False)  # (no file changed: it would have nothing to do)
     site = project / "out" / "site" / "en"
     assert len(list(site.glob("consistency*.html"))) > 2
-    edit(project / "rulings" / "fr-chasseur-vengeur.txt", "jusqu’à ce qu’un autre joueur",
-         "jusqu’à ce qu’un autre joueur (not venture into)")
+    edit(
+        project / "rulings" / "fr-chasseur-vengeur.txt",
+        "jusqu’à ce qu’un autre joueur",
+        "jusqu’à ce qu’un autre joueur (not venture into)",
+    )
     build(["rulings"], "out")
     report = {k for k in rendered["en"] if k.startswith("consistency")}
     # Findings were all on the first part, whatever their ruling: this one's is listed later.
@@ -256,5 +283,6 @@ def test_a_new_finding_rerenders_only_the_report_part_listing_its_ruling(project
     text = (site / part).read_text(encoding="utf-8")
     assert '<td lang="fr">not venture into</td>' in text
     assert '<td lang="fr">not venture into</td>' not in (site / "consistency.html").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     assert_same_as_full(project, {})

@@ -23,16 +23,24 @@ from kb.link import evidence
 from kb.reference.glossary import load as load_glossary
 
 ROOT = Path(__file__).parent.parent
-EXAMPLES = yaml.safe_load((Path(__file__).parent / "data" / "links" / "examples.yaml")
-                          .read_text(encoding="utf-8"))
+EXAMPLES = yaml.safe_load(
+    (Path(__file__).parent / "data" / "links" / "examples.yaml").read_text(encoding="utf-8")
+)
 
 #: What each seed ruling explains (position in the seed files -> current rule numbers): the
 #: links the seed groups had before the linker derived its evidence from the rules
 #: (benchmarks/links_corpus/seeds_gold.yaml), the first one naming the group.
 EXPECTED = {
-    1: ["726.5"], 2: ["726.4"], 3: ["701.49d"], 4: ["701.49b", "701.49c", "701.49d"],
-    5: ["726.2", "603.3b"], 6: ["726.3"], 7: ["701.49d"], 8: ["726.1", "726.2"],
-    9: ["726.1"], 10: ["205.3p", "726.2"],
+    1: ["726.5"],
+    2: ["726.4"],
+    3: ["701.49d"],
+    4: ["701.49b", "701.49c", "701.49d"],
+    5: ["726.2", "603.3b"],
+    6: ["726.3"],
+    7: ["701.49d"],
+    8: ["726.1", "726.2"],
+    9: ["726.1"],
+    10: ["205.3p", "726.2"],
 }
 
 
@@ -68,8 +76,9 @@ def examples_db(tmp_path_factory):
     return build(folder, write_examples(folder, EXAMPLES["rulings"]))
 
 
-@pytest.mark.parametrize("module", [kb.link, kb.link.evidence, kb.link.scoring,
-                                    kb.link.stage, kb.link.reasons])
+@pytest.mark.parametrize(
+    "module", [kb.link, kb.link.evidence, kb.link.scoring, kb.link.stage, kb.link.reasons]
+)
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and (result.attempted or module is kb.link.stage)
@@ -114,15 +123,20 @@ def test_the_monarch_never_links_the_initiative_and_back(examples_db, seeds_db):
                 assert not [r for r in group["rules"] if r.startswith("726.")], group["id"]
             if "initiative" in named and "monarch" not in named:
                 assert not [r for r in group["rules"] if r.startswith("725.")], group["id"]
-    for holder, taking, rule in (("monarch", "become_monarch", "725.4"),
-                                 ("initiative", "take_initiative", "726.4")):
-        signature = {holder, taking, "leave_game", "active_player", "turn_order",
-                     "simultaneously"}
+    for holder, taking, rule in (
+        ("monarch", "become_monarch", "725.4"),
+        ("initiative", "take_initiative", "726.4"),
+    ):
+        signature = {holder, taking, "leave_game", "active_player", "turn_order", "simultaneously"}
         assert [l.rule for l in link.rules_for(signature)] == [rule]
         # Without the designation's rules the group is about something the core lacks.
         section = rule.split(".")[0] + "."
-        assert link.rules_for(signature, carried={r for r in registry.RULES
-                                                  if not r.startswith(section)}) == []
+        assert (
+            link.rules_for(
+                signature, carried={r for r in registry.RULES if not r.startswith(section)}
+            )
+            == []
+        )
 
 
 def test_unlinked_groups_say_why(examples_db):
@@ -131,8 +145,7 @@ def test_unlinked_groups_say_why(examples_db):
     assert len(reasons) == 3 and len(lines) == 3
     assert all(f"link: {gid}: no rule ({reason})" in lines for gid, reason in reasons.items())
     # The emblem names the command zone and permanents, as dungeons do: not enough.
-    assert any("closest: 309.2c, which names no concept of dungeons" in r
-               for r in reasons.values())
+    assert any("closest: 309.2c, which names no concept of dungeons" in r for r in reasons.values())
     assert all("which is not enough for any carried rule" in r for r in reasons.values())
 
 
@@ -153,7 +166,8 @@ def test_reasons_name_what_no_rule_names():
     assert link.why_unlinked({"team": 0.4}, table=table) == "names no concept of the glossary"
     assert link.why_unlinked(["initiative"], carried=set()) == "the core carries no rule"
     assert "closest: 726.4, which needs leave_game (hint)" in link.why_unlinked(
-        ["initiative", "take_initiative", "active_player", "simultaneously"], table=table)
+        ["initiative", "take_initiative", "active_player", "simultaneously"], table=table
+    )
 
 
 def test_languages_vote_and_a_concept_few_languages_name_counts_little():
@@ -170,8 +184,7 @@ def test_every_rule_has_a_distinctive_concept_so_none_is_unreachable():
     assert all(table.distinctive(rule, kb.link.scoring.FEW) for rule in table.rules)
     # 309.2b names only common concepts: its rarest one tells it, and it can be linked.
     assert table.distinctive("309.2b", kb.link.scoring.FEW) == {"leave_game"}
-    assert "309.2b" in [l.rule for l in link.rules_for(
-        ["dungeon", "command_zone", "leave_game"])]
+    assert "309.2b" in [l.rule for l in link.rules_for(["dungeon", "command_zone", "leave_game"])]
 
 
 def test_a_rule_s_required_concept_is_distinctive():
@@ -184,8 +197,15 @@ def test_a_rule_s_required_concept_is_distinctive():
 def test_a_family_topic_the_rule_does_not_name_does_not_open_its_gate():
     # An initiative trigger that ventures into Undercity and is no permanent: the dungeons'
     # topic is named (Undercity), but 309.2c is about dungeon cards, which it never names.
-    found = ["initiative", "take_initiative", "upkeep", "venture_into_undercity", "undercity",
-             "triggered_ability", "permanent"]
+    found = [
+        "initiative",
+        "take_initiative",
+        "upkeep",
+        "venture_into_undercity",
+        "undercity",
+        "triggered_ability",
+        "permanent",
+    ]
     assert "309.2c" not in [l.rule for l in link.rules_for(found)]
     assert "309.2c" in [l.rule for l in link.rules_for(["dungeon", "permanent", "cast"])]
 
@@ -206,9 +226,20 @@ def test_a_rule_explaining_more_drops_one_explaining_less_even_unlinked():
 
 
 def test_most_specific_first_restated_rules_before_touched_ones():
-    links = link.rules_for({"initiative", "take_initiative", "combat_damage", "team",
-                            "triggered_ability", "ability", "choose_order",
-                            "venture_into_undercity", "undercity", "two_headed_giant"})
+    links = link.rules_for(
+        {
+            "initiative",
+            "take_initiative",
+            "combat_damage",
+            "team",
+            "triggered_ability",
+            "ability",
+            "choose_order",
+            "venture_into_undercity",
+            "undercity",
+            "two_headed_giant",
+        }
+    )
     assert [(l.rule, l.restates) for l in links] == [("726.2", True), ("603.3b", False)]
 
 
@@ -247,9 +278,17 @@ def test_adding_a_rule_is_its_registry_entry_and_its_description(tmp_path, monke
     with open(descriptions, "a", encoding="utf-8") as handle:
         handle.write(f'  "{new["number"]}": >-\n    {new["description"]}\n')
     monkeypatch.setattr(evidence, "DESCRIPTIONS_FILE", descriptions)
-    monkeypatch.setitem(registry.RULES, new["number"], registry.Rule(
-        new["number"], ((registry.TRACKED_SINCE, new["number"]),), new["title"],
-        new["description"], "kb.core.venture.start"))
+    monkeypatch.setitem(
+        registry.RULES,
+        new["number"],
+        registry.Rule(
+            new["number"],
+            ((registry.TRACKED_SINCE, new["number"]),),
+            new["title"],
+            new["description"],
+            "kb.core.venture.start",
+        ),
+    )
     link.link_groups(db)
     (group,) = align.groups(db)
     assert group["rules"] == [new["number"]]
@@ -293,8 +332,10 @@ def test_search_hits_and_kb_links_say_why(seeds_db, tmp_path):
     assert {found["rule"] for row in rows for found in row["links"]} >= {"726.4", "603.3b"}
     text = CliRunner().invoke(cli, ["links", "--db", str(path)]).output
     assert "726.4-f90a33  726.4  1.00  active_player, initiative, leave_game" in text
-    assert CliRunner().invoke(cli, ["links", "--unlinked", "--db", str(path)]).output == \
-        "no unlinked groups\n"
+    assert (
+        CliRunner().invoke(cli, ["links", "--unlinked", "--db", str(path)]).output
+        == "no unlinked groups\n"
+    )
 
 
 def test_kb_links_unlinked_lists_the_reasons(examples_db):
@@ -304,8 +345,9 @@ def test_kb_links_unlinked_lists_the_reasons(examples_db):
 
     db, lines = examples_db
     path = db.conn.execute("PRAGMA database_list").fetchone()[2]
-    rows = json.loads(CliRunner().invoke(
-        cli, ["links", "--unlinked", "--format", "json", "--db", path]).output)
+    rows = json.loads(
+        CliRunner().invoke(cli, ["links", "--unlinked", "--format", "json", "--db", path]).output
+    )
     assert [f"link: {r['group']}: no rule ({r['reason']})" for r in rows] == sorted(lines)
     assert all(r["concepts"] for r in rows)
 
@@ -354,9 +396,10 @@ def test_evidence_surfaces_are_each_languages_first_ruling_s(copies_db):
     rulings' languages."""
     every: dict = {}
     for group_id, concept, lang, surface in copies_db.execute(
-            "SELECT m.group_id, rc.concept, r.lang, rc.surface FROM ruling_concepts rc JOIN "
-            "memberships m ON m.ruling_id = rc.ruling_id JOIN rulings r ON r.id = rc.ruling_id "
-            "ORDER BY m.group_id, r.lang, r.id, rc.start"):
+        "SELECT m.group_id, rc.concept, r.lang, rc.surface FROM ruling_concepts rc JOIN "
+        "memberships m ON m.ruling_id = rc.ruling_id JOIN rulings r ON r.id = rc.ruling_id "
+        "ORDER BY m.group_id, r.lang, r.id, rc.start"
+    ):
         every.setdefault(group_id, {}).setdefault(concept, {}).setdefault(lang, surface)
     sizes = [n for (n,) in copies_db.execute("SELECT COUNT(*) FROM memberships GROUP BY group_id")]
     assert max(sizes) >= 15  # copies share groups
@@ -365,11 +408,13 @@ def test_evidence_surfaces_are_each_languages_first_ruling_s(copies_db):
     votes = link.group_votes(copies_db)
     for row in rows:
         found = json.loads(row["evidence"])
-        assert found["concepts"] == {c: every[row["group_id"]].get(c, {})
-                                     for c in found["concepts"]}
+        assert found["concepts"] == {
+            c: every[row["group_id"]].get(c, {}) for c in found["concepts"]
+        }
         assert found["votes"] == {c: votes[row["group_id"]][c] for c in found["concepts"]}
     # Relinking some groups writes the same rows.
     ids = sorted({row["group_id"] for row in rows})[:3]
     link.link_groups(copies_db, ids=ids)
     assert sorted(map(repr, copies_db.query("SELECT * FROM group_rules"))) == sorted(
-        map(repr, rows))
+        map(repr, rows)
+    )

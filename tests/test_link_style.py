@@ -22,8 +22,9 @@ from kb.corpus import parse
 from kb.link import scoring
 from kb.reference.glossary import load as load_glossary
 
-STYLE = yaml.safe_load((Path(__file__).parent / "data" / "links" / "rulings_style.yaml")
-                       .read_text(encoding="utf-8"))
+STYLE = yaml.safe_load(
+    (Path(__file__).parent / "data" / "links" / "rulings_style.yaml").read_text(encoding="utf-8")
+)
 
 #: Micro-averaged over (ruling, rule) pairs, a little under what the linker reaches (it
 #: reached 0.569 and 0.587 when the set was written, 0.774 and 0.762 with 31 of 51 rulings
@@ -57,10 +58,10 @@ class Outcome:
     expected: list[str]
     linked: list[str]
     group: str
-    whole: bool               # all six texts in one group
-    concepts: list[str]       # what the group mentions (at least half its languages)
-    reason: str | None        # why the group has no rule
-    votes: dict[str, float]   # the group's votes, for :func:`why_missed`
+    whole: bool  # all six texts in one group
+    concepts: list[str]  # what the group mentions (at least half its languages)
+    reason: str | None  # why the group has no rule
+    votes: dict[str, float]  # the group's votes, for :func:`why_missed`
 
     @property
     def missed(self) -> list[str]:
@@ -83,13 +84,21 @@ def outcomes(db) -> list[Outcome]:
     by_id = {g["id"]: g for g in groups}
     found = []
     for position, ruling in enumerate(STYLE["rulings"], 1):
-        (group_id, count), = where[position].most_common(1)
+        ((group_id, count),) = where[position].most_common(1)
         group = by_id[group_id]
         mentioned = sorted(c for c, share in votes.get(group_id, {}).items() if share >= 0.5)
-        found.append(Outcome(position, sorted(ruling["rules"]), sorted(group["rules"]),
-                             group_id, count == len(STYLE["cards"]) and
-                             len(group["members"]) == count, mentioned, reasons.get(group_id),
-                             votes.get(group_id, {})))
+        found.append(
+            Outcome(
+                position,
+                sorted(ruling["rules"]),
+                sorted(group["rules"]),
+                group_id,
+                count == len(STYLE["cards"]) and len(group["members"]) == count,
+                mentioned,
+                reasons.get(group_id),
+                votes.get(group_id, {}),
+            )
+        )
     return found
 
 
@@ -109,10 +118,12 @@ def why_missed(rule: str, votes: dict[str, float]) -> str:
             why = "needs one of " + ", ".join(sorted(table.distinctive(rule, scoring.FEW)))
         else:
             kept = [c.rule for c in link.rules_for(votes, table=table)]
-            over = [c.rule for c in links if c.rule in kept and set(mine[0].concepts) <= set(
-                c.concepts)]
-            why = (f"a candidate ({', '.join(mine[0].concepts)}) dropped for "
-                   + (", ".join(over) or "a candidate explaining the group better"))
+            over = [
+                c.rule for c in links if c.rule in kept and set(mine[0].concepts) <= set(c.concepts)
+            ]
+            why = f"a candidate ({', '.join(mine[0].concepts)}) dropped for " + (
+                ", ".join(over) or "a candidate explaining the group better"
+            )
     return f"{rule} {why}; lacks {lacking}"
 
 
@@ -138,20 +149,24 @@ def figures(found: list[Outcome], lenient: bool = False) -> tuple[float, float, 
 def report(found: list[Outcome]) -> str:
     precision, recall, exact = figures(found)
     twins = "precision {:.3f}, recall {:.3f}, exact {}".format(*figures(found, lenient=True))
-    lines = [f"precision {precision:.3f}, recall {recall:.3f}, exact {exact}/{len(found)}, "
-             f"whole groups {sum(o.whole for o in found)}/{len(found)} "
-             f"(twins as one: {twins})"]
+    lines = [
+        f"precision {precision:.3f}, recall {recall:.3f}, exact {exact}/{len(found)}, "
+        f"whole groups {sum(o.whole for o in found)}/{len(found)} "
+        f"(twins as one: {twins})"
+    ]
     for o in found:
         if not o.missed and not o.wrong and o.whole:
             continue
         text = STYLE["rulings"][o.position - 1]["texts"]["en"]
-        lines.append(f"#{o.position} expected {o.expected or '[]'} linked {o.linked or '[]'}"
-                     + (f" missed {o.missed}" if o.missed else "")
-                     + (f" wrong {o.wrong}" if o.wrong else "")
-                     + ("" if o.whole else f" (texts split, group {o.group})")
-                     + f"\n    {text[:100]}...\n    concepts: {', '.join(o.concepts)}"
-                     + "".join(f"\n    missed {why_missed(r, o.votes)}" for r in o.missed)
-                     + (f"\n    unlinked: {o.reason}" if o.reason else ""))
+        lines.append(
+            f"#{o.position} expected {o.expected or '[]'} linked {o.linked or '[]'}"
+            + (f" missed {o.missed}" if o.missed else "")
+            + (f" wrong {o.wrong}" if o.wrong else "")
+            + ("" if o.whole else f" (texts split, group {o.group})")
+            + f"\n    {text[:100]}...\n    concepts: {', '.join(o.concepts)}"
+            + "".join(f"\n    missed {why_missed(r, o.votes)}" for r in o.missed)
+            + (f"\n    unlinked: {o.reason}" if o.reason else "")
+        )
     return "\n".join(lines)
 
 

@@ -67,8 +67,11 @@ def test_failure_keeps_previous_tree(tmp_path):
 
 def test_second_concurrent_build_is_refused_clearly(tmp_path):
     out = tmp_path / "out"
-    with FileLock(str(tmp_path / ".out.lock")), \
-            pytest.raises(KbError, match="another build is writing"), staged_output(out):
+    with (
+        FileLock(str(tmp_path / ".out.lock")),
+        pytest.raises(KbError, match="another build is writing"),
+        staged_output(out),
+    ):
         pass
 
 
@@ -89,6 +92,7 @@ def test_output_path_that_is_a_file(tmp_path):
 
 # ---------------------------------------------------------------------------------------------
 # Which folders --out may replace (issue 23): a new one, an empty one, a previous build.
+
 
 def test_a_new_an_empty_and_a_previous_build_folder_are_allowed(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -187,8 +191,12 @@ def test_a_bad_timings_file_is_refused_without_creating_anything(tmp_path, monke
     (tmp_path / "notes.txt").write_text("x")
     (tmp_path / "rulings").mkdir()
     (tmp_path / "rulings" / "a.txt").write_text("x")
-    for path, problem in [("missing/t.json", "no folder"), ("notes.txt/t.json", "no folder"),
-                          ("rulings", "is a folder"), ("rulings/a.txt", "corpus")]:
+    for path, problem in [
+        ("missing/t.json", "no folder"),
+        ("notes.txt/t.json", "no folder"),
+        ("rulings", "is a folder"),
+        ("rulings/a.txt", "corpus"),
+    ]:
         with pytest.raises(KbError, match=problem):
             writable_file(path, ["rulings/a.txt"])
     assert writable_file("t.json") == tmp_path / "t.json"

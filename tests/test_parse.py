@@ -46,11 +46,16 @@ def test_bom_crlf_and_trailing_spaces_give_the_same_rulings(seeds, write):
     variant = b"\xef\xbb\xbf" + original.replace(b"\n", b"  \r\n")
     a, b = parse_file(seeds[0]), parse_file(write("variant.txt", variant))
     assert (a.card, a.lang) == (b.card, b.lang)
-    assert [(r.date, r.text, r.line) for r in a.rulings] == [(r.date, r.text, r.line) for r in b.rulings]
+    assert [(r.date, r.text, r.line) for r in a.rulings] == [
+        (r.date, r.text, r.line) for r in b.rulings
+    ]
 
 
 def test_multi_paragraph_ruling(write):
-    path = write("x.txt", f"Chasseur vengeur\n\n10/06/2022\n\n{FR_TEXT}\n\nDeuxième paragraphe de la même décision.\n\n11/06/2022\n\n{FR_TEXT}\n")
+    path = write(
+        "x.txt",
+        f"Chasseur vengeur\n\n10/06/2022\n\n{FR_TEXT}\n\nDeuxième paragraphe de la même décision.\n\n11/06/2022\n\n{FR_TEXT}\n",
+    )
     rulings = parse_file(path).rulings
     assert len(rulings) == 2
     assert rulings[0].text == f"{FR_TEXT}\n\nDeuxième paragraphe de la même décision."
@@ -63,19 +68,38 @@ def test_stated_language_overrides_detection(write):
     assert parsed.lang == "es" and parsed.lang_stated
 
 
-@pytest.mark.parametrize("content, line, message", [
-    (b"", 1, "empty file"),
-    (b"  \n\n \n", 1, "empty file"),
-    (b"Chasseur vengeur\n\n10/06/2022\n\nUn joueur \xff\xfe a l'initiative.\n", 5, "not UTF-8: byte 0xff"),
-    (f"Chasseur vengeur\n\n{FR_TEXT}\n".encode(), 3, "ruling text with no date before it"),
-    (f"Chasseur vengeur\n\n10/06/2022\n\n{FR_TEXT}\n\n11/06/2022\n".encode(), 7, "date 2022-06-11 has no ruling text"),
-    (f"Chasseur vengeur\n\n31/02/2022\n\n{FR_TEXT}\n".encode(), 3, "impossible date '31/02/2022'"),
-    (f"Chasseur vengeur\n\n06/13/2022\n\n{FR_TEXT}\n".encode(), 3, "there is no month 13"),
-    (f"10/06/2022\n\n{FR_TEXT}\n".encode(), 1, "no card name"),
-    (b"Card\n\n10/06/2022\n\nUndercity Undercity.\n", 1, "cannot decide the language"),
-    (f"Chasseur vengeur\n\n10 juin 2022\n\n{FR_TEXT}\n".encode(), None, None),
-    (f"Chasseur vengeur\n\n10 jiun 2022\n\n{FR_TEXT}\n".encode(), 3, "unknown month name 'jiun'"),
-])
+@pytest.mark.parametrize(
+    "content, line, message",
+    [
+        (b"", 1, "empty file"),
+        (b"  \n\n \n", 1, "empty file"),
+        (
+            b"Chasseur vengeur\n\n10/06/2022\n\nUn joueur \xff\xfe a l'initiative.\n",
+            5,
+            "not UTF-8: byte 0xff",
+        ),
+        (f"Chasseur vengeur\n\n{FR_TEXT}\n".encode(), 3, "ruling text with no date before it"),
+        (
+            f"Chasseur vengeur\n\n10/06/2022\n\n{FR_TEXT}\n\n11/06/2022\n".encode(),
+            7,
+            "date 2022-06-11 has no ruling text",
+        ),
+        (
+            f"Chasseur vengeur\n\n31/02/2022\n\n{FR_TEXT}\n".encode(),
+            3,
+            "impossible date '31/02/2022'",
+        ),
+        (f"Chasseur vengeur\n\n06/13/2022\n\n{FR_TEXT}\n".encode(), 3, "there is no month 13"),
+        (f"10/06/2022\n\n{FR_TEXT}\n".encode(), 1, "no card name"),
+        (b"Card\n\n10/06/2022\n\nUndercity Undercity.\n", 1, "cannot decide the language"),
+        (f"Chasseur vengeur\n\n10 juin 2022\n\n{FR_TEXT}\n".encode(), None, None),
+        (
+            f"Chasseur vengeur\n\n10 jiun 2022\n\n{FR_TEXT}\n".encode(),
+            3,
+            "unknown month name 'jiun'",
+        ),
+    ],
+)
 def test_errors_name_file_line_and_problem(write, content, line, message):
     path = write("bad.txt", content)
     if message is None:

@@ -9,8 +9,18 @@ from kb.corpus.parse import FileProblem, parse_bytes
 
 LINES = st.one_of(
     st.text(max_size=60),
-    st.sampled_from(["10/06/2022", "31/02/2022", "10 juin 2022", "13/13/13", "", "  ", "\ufeff",
-                     "Un joueur qui a l’initiative la garde jusqu’à ce qu’un autre la prenne."]),
+    st.sampled_from(
+        [
+            "10/06/2022",
+            "31/02/2022",
+            "10 juin 2022",
+            "13/13/13",
+            "",
+            "  ",
+            "\ufeff",
+            "Un joueur qui a l’initiative la garde jusqu’à ce qu’un autre la prenne.",
+        ]
+    ),
 )
 
 
@@ -36,8 +46,9 @@ def test_arbitrary_bytes(data):
         assert problem.line >= 1
 
 
-CONTROL = "".join(map(chr, [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20),
-                            *range(0x7F, 0xA0)]))
+CONTROL = "".join(
+    map(chr, [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)])
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -49,7 +60,7 @@ def test_a_control_character_is_a_problem_on_its_line(lines, data):
     char = data.draw(st.sampled_from(CONTROL))
     line = lines[at]
     cut = data.draw(st.integers(0, len(line)))
-    lines = [*lines[:at], line[:cut] + char + line[cut:], *lines[at + 1:]]
+    lines = [*lines[:at], line[:cut] + char + line[cut:], *lines[at + 1 :]]
     text = "\n".join(lines)
     assume(not any("\ud800" <= c <= "\udfff" for c in text))  # not UTF-8: reported first
     seen = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")

@@ -32,19 +32,23 @@ def compared_rows(db_path: Path) -> dict[str, list[tuple]]:
 def assert_same_as_full(project: Path, _timings=None) -> None:
     build(["rulings"], "full", reuse=False)
     assert compared_rows(project / "out" / "rulings.db") == compared_rows(
-        project / "full" / "rulings.db")
+        project / "full" / "rulings.db"
+    )
     assert files(project / "out" / "site") == files(project / "full" / "site")
     # The patched search index holds the same documents as the full build's.
     assert stored_documents(project / "out" / "index") == stored_documents(
-        project / "full" / "index")
+        project / "full" / "index"
+    )
     for name in ("documents.json", "cards.json"):
         assert (project / "out" / "index" / name).read_bytes() == (
-            project / "full" / "index" / name).read_bytes()
+            project / "full" / "index" / name
+        ).read_bytes()
 
 
 # -- incremental alignment, link, examples and checks ------------------------------------------
 # The seeds are few units: every pair is scored and an incremental alignment would not apply.
 # These tests lower the limits so that the blocking path (and the incremental update) runs.
+
 
 def steady_build_key(monkeypatch) -> None:
     """Others may edit the code while these tests run: keep one build key for the test."""
@@ -67,8 +71,9 @@ def blocked(tmp_path, monkeypatch):
     steady_build_key(monkeypatch)
     corpus = tmp_path / "rulings"
     shutil.copytree(ROOT / "rulings", corpus)
-    for i, seed in enumerate(["de-unterkellersaeuberung.txt", "es-vidente-del-pasaje.txt",
-                              "fr-chasseur-vengeur.txt"]):
+    for i, seed in enumerate(
+        ["de-unterkellersaeuberung.txt", "es-vidente-del-pasaje.txt", "fr-chasseur-vengeur.txt"]
+    ):
         name, rest = (ROOT / "rulings" / seed).read_text(encoding="utf-8").split("\n", 1)
         (corpus / f"extra-{i}.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
@@ -88,6 +93,7 @@ def record(monkeypatch, owner, name: str, into: list | None = None, tag: str | N
         result = real(*args)
         calls.append(result if tag is None else (tag, result))
         return result
+
     monkeypatch.setattr(owner, name, spy)
     return calls
 
@@ -104,8 +110,11 @@ def swap_rulings(path: Path, first: int, second: int) -> None:
 def test_a_same_length_edit_is_aligned_incrementally(blocked):
     blocked, updates = blocked
     # A text on one card only (no unit appears or goes): the corpus statistics stay.
-    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "Un giocatore che ha già",
-         "Un giocatora che ha già")
+    edit(
+        blocked / "rulings" / "it-cacciatore-vendicatore.txt",
+        "Un giocatore che ha già",
+        "Un giocatora che ha già",
+    )
     build(["rulings"], "out")
     assert updates[0] is not None  # the alignment was updated, exactly
     assert updates[1] == ("check", True)  # so were the checks
@@ -134,10 +143,12 @@ def test_a_removed_file_gives_the_full_builds_output(blocked):
 def test_a_new_card_gives_the_full_builds_output(blocked):
     blocked, updates = blocked
     text = (ROOT / "rulings" / "it-cacciatore-vendicatore.txt").read_text(encoding="utf-8")
-    (blocked / "rulings" / "new.txt").write_text(text.replace("Cacciatore Vendicatore",
-                                                              "Cacciatore Nuovo", 1)
-                                                 .replace("giocatore", "giocatrice"),
-                                                 encoding="utf-8")
+    (blocked / "rulings" / "new.txt").write_text(
+        text.replace("Cacciatore Vendicatore", "Cacciatore Nuovo", 1).replace(
+            "giocatore", "giocatrice"
+        ),
+        encoding="utf-8",
+    )
     build(["rulings"], "out")
     assert_same_as_full(blocked, {})
 
@@ -154,16 +165,18 @@ def test_moved_concept_weights_rescore_only_the_texts_holding_them(blocked, monk
     real = realign.moved_concepts
     monkeypatch.setattr(realign, "moved_concepts", lambda *a: moved.append(real(*a)) or moved[-1])
     # Same length, so the usual lengths stay; "turn order" is no longer found in this text.
-    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "ordine di turno",
-         "ordine di turnx")
+    edit(
+        blocked / "rulings" / "it-cacciatore-vendicatore.txt", "ordine di turno", "ordine di turnx"
+    )
     build(["rulings"], "out")
     assert moved == [{"turn_order"}]  # the weight did move ...
     assert updates[0] is not None  # ... and the alignment was still updated, not redone
     assert_same_as_full(blocked, {})
     # Over the limit, everything is aligned again, as in a full build.
     monkeypatch.setattr(realign, "RESCORE_SHARE", 0.0)
-    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "ordine di turnx",
-         "ordine di turno")
+    edit(
+        blocked / "rulings" / "it-cacciatore-vendicatore.txt", "ordine di turnx", "ordine di turno"
+    )
     build(["rulings"], "out")
     assert moved[-1] == {"turn_order"} and updates[-1] is None
     assert_same_as_full(blocked, {})
@@ -222,23 +235,30 @@ def test_checks_with_suppressions_give_the_full_builds_findings(tmp_path, monkey
     (corpus / "suppressions.toml").write_text(
         '[[accept]]\ncheck = "french-spacing"\nlang = "fr"\nreason = "house style"\n\n'
         '[[accept]]\ncheck = "untranslated-fragment"\nexcerpt = "the first room"\n'
-        'reason = "a room name"\n', encoding="utf-8")
+        'reason = "a room name"\n',
+        encoding="utf-8",
+    )
     monkeypatch.chdir(tmp_path)
     build(["rulings"], "out")
     with sqlite3.connect(tmp_path / "out" / "rulings.db") as conn:
-        assert conn.execute("SELECT COUNT(*) FROM findings WHERE accepted IS NOT NULL "
-                            "AND [check] = 'untranslated-fragment'").fetchone()[0] == 1
+        assert (
+            conn.execute(
+                "SELECT COUNT(*) FROM findings WHERE accepted IS NOT NULL "
+                "AND [check] = 'untranslated-fragment'"
+            ).fetchone()[0]
+            == 1
+        )
     calls = []
     real = check_update.update
-    monkeypatch.setattr(check_update, "update",
-                        lambda *a: calls.append(real(*a)) or calls[-1])
+    monkeypatch.setattr(check_update, "update", lambda *a: calls.append(real(*a)) or calls[-1])
     edit(corpus / "it-cacciatore-vendicatore.txt", "the first room", "la prima stanza")
     build(["rulings"], "out")
     assert calls == [True]
     assert_same_as_full(tmp_path)
     with sqlite3.connect(tmp_path / "out" / "rulings.db") as conn:
-        stale = conn.execute("SELECT message FROM findings WHERE [check] = "
-                             "'stale-suppression'").fetchall()
+        stale = conn.execute(
+            "SELECT message FROM findings WHERE [check] = 'stale-suppression'"
+        ).fetchall()
     assert len(stale) == 1 and "#2" in stale[0][0]
 
 
@@ -246,10 +266,10 @@ def test_checks_with_suppressions_give_the_full_builds_findings(tmp_path, monkey
 # It loads and digests only what the changed groups can change (kb.site.changes); the pages,
 # the search index and the data dump must still be the full build's, byte for byte.
 
+
 @pytest.fixture()
 def planned(blocked, monkeypatch):
-    """``blocked``, recording what the site's incremental plan loaded (None: it fell back).
-    """
+    """``blocked``, recording what the site's incremental plan loaded (None: it fell back)."""
     from kb.site import changes
 
     return blocked[0], record(monkeypatch, changes, "plan"), blocked[1]
@@ -273,8 +293,11 @@ def test_an_edit_of_rulings_printed_on_two_cards_gives_the_full_builds_site(plan
 
 def test_a_removed_file_gives_the_full_builds_site_without_its_pages(planned):
     project, plans, _ = planned
-    card_page = [p.name for p in (project / "out" / "site" / "en" / "card").glob("*.html")
-                 if "ii" in p.name and "vidente" in p.name]
+    card_page = [
+        p.name
+        for p in (project / "out" / "site" / "en" / "card").glob("*.html")
+        if "ii" in p.name and "vidente" in p.name
+    ]
     assert card_page
     (project / "rulings" / "extra-1.txt").unlink()
     build(["rulings"], "out")
@@ -302,15 +325,20 @@ def test_findings_changed_in_groups_the_edit_did_not_change_are_shown(planned):
     project, plans, updates = planned
     (project / "rulings" / "fr-solo.txt").write_text(
         "Carte solitaire\n\n10/06/2022\n\nCarte 0042: un joueur qui a l’initiative la "
-        "garde jusqu’à ce qu’un autre joueur la prenne.\n", encoding="utf-8")
+        "garde jusqu’à ce qu’un autre joueur la prenne.\n",
+        encoding="utf-8",
+    )
     build(["rulings"], "out")
     with sqlite3.connect(project / "out" / "rulings.db") as conn:
-        [(group,)] = conn.execute("SELECT DISTINCT [group] FROM findings WHERE ruling LIKE "
-                                  "'%fr-solo%' AND [check] = 'french-spacing'").fetchall()
+        [(group,)] = conn.execute(
+            "SELECT DISTINCT [group] FROM findings WHERE ruling LIKE "
+            "'%fr-solo%' AND [check] = 'french-spacing'"
+        ).fetchall()
         assert not conn.execute('SELECT 1 FROM example_runs WHERE "group" = ?', [group]).fetchall()
     (project / "rulings" / "suppressions.toml").write_text(
         '[[accept]]\ncheck = "french-spacing"\ncard = "Carte solitaire"\nreason = "test"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     swap_rulings(project / "rulings" / "extra-2.txt", 1, 2)
     plans.clear()
     build(["rulings"], "out")
@@ -338,6 +366,7 @@ def gone_page_gives_up_the_plan(project: Path, plans: list) -> None:
 
 
 # -- a ruling printed on many cards ---------------------------------------------------------
+
 
 @pytest.fixture()
 def shared(tmp_path, monkeypatch):
@@ -367,11 +396,17 @@ def shared(tmp_path, monkeypatch):
     real = realign.update
     monkeypatch.setattr(realign, "update", lambda *a: updates.append(real(*a)) or updates[-1])
     real_check = check_update.update
-    monkeypatch.setattr(check_update, "update", lambda *a: updates.append(
-        ("check", real_check(*a))) or updates[-1][1])
+    monkeypatch.setattr(
+        check_update,
+        "update",
+        lambda *a: updates.append(("check", real_check(*a))) or updates[-1][1],
+    )
     real_members = check_update.members_of_cards
-    monkeypatch.setattr(check_update, "members_of_cards",
-                        lambda db, cards: checked.append(sorted(cards)) or real_members(db, cards))
+    monkeypatch.setattr(
+        check_update,
+        "members_of_cards",
+        lambda db, cards: checked.append(sorted(cards)) or real_members(db, cards),
+    )
     return tmp_path, updates, checked
 
 
@@ -385,11 +420,16 @@ def test_an_edit_of_one_copy_of_shared_rulings_gives_the_full_builds_output(shar
     build(["rulings"], "out")
     assert updates[0] is not None and updates[1] == ("check", True)
     with sqlite3.connect(folder / "out" / "rulings.db") as conn:
-        sizes = [n for (n,) in conn.execute(
-            "SELECT COUNT(*) FROM memberships WHERE group_id IN (SELECT group_id FROM "
-            "memberships WHERE ruling_id LIKE '%fr-chasseur-vengeur-4.txt#_') GROUP BY group_id")]
-        duplicates = conn.execute("SELECT card FROM findings WHERE [check] = 'duplicate-text' "
-                                  "AND severity = 'warning'").fetchall()
+        sizes = [
+            n
+            for (n,) in conn.execute(
+                "SELECT COUNT(*) FROM memberships WHERE group_id IN (SELECT group_id FROM "
+                "memberships WHERE ruling_id LIKE '%fr-chasseur-vengeur-4.txt#_') GROUP BY group_id"
+            )
+        ]
+        duplicates = conn.execute(
+            "SELECT card FROM findings WHERE [check] = 'duplicate-text' AND severity = 'warning'"
+        ).fetchall()
     assert min(sizes) >= 25 and len(updates[0]) >= 2
     assert checked == [[("fr", "Chasseur vengeur 4")]]
     assert duplicates == [("Unterkellersäuberung 3",)]
@@ -416,33 +456,48 @@ def test_an_edited_copy_of_a_shared_ruling_leaves_the_others_their_id(shared, mo
     folder, updates, _ = shared
     # In this small corpus one more French text moves the usual lengths (a median), which
     # would align everything; here every language's usual length is the same, in both builds.
-    monkeypatch.setattr(align_scoring, "usual_lengths", lambda lengths: {lang: 1.0 for lang in lengths})
+    monkeypatch.setattr(
+        align_scoring, "usual_lengths", lambda lengths: {lang: 1.0 for lang in lengths}
+    )
     build(["rulings"], "out", reuse=False)
     updates.clear()
     path = folder / "rulings" / "fr-chasseur-vengeur-4.txt"
     with sqlite3.connect(folder / "out" / "rulings.db") as conn:
         ruling, group = conn.execute(
             "SELECT r.id, m.group_id FROM rulings r JOIN memberships m ON m.ruling_id = r.id "
-            "WHERE r.source LIKE '%fr-chasseur-vengeur-4.txt' AND r.position = 1").fetchone()
+            "WHERE r.source LIKE '%fr-chasseur-vengeur-4.txt' AND r.position = 1"
+        ).fetchone()
         text = conn.execute("SELECT text FROM rulings WHERE id = ?", [ruling]).fetchone()[0]
-        first = conn.execute("SELECT MIN(key) FROM align_units WHERE group_id = ?",
-                             [group]).fetchone()[0]
+        first = conn.execute(
+            "SELECT MIN(key) FROM align_units WHERE group_id = ?", [group]
+        ).fetchone()[0]
     stem = text.rstrip(".")[:-2]  # the last two letters of the last word change
-    edited = next(t for t in (f"{stem}{a}{b}{text[len(stem) + 2:]}" for a in "bcdfghjklmnpqrstvwxz"
-                              for b in "bcdfghjklmnpqrstvwxz")
-                  if align_units.digest(f"fr\n{align_units.normalize(t)}\n0") < first)
+    edited = next(
+        t
+        for t in (
+            f"{stem}{a}{b}{text[len(stem) + 2 :]}"
+            for a in "bcdfghjklmnpqrstvwxz"
+            for b in "bcdfghjklmnpqrstvwxz"
+        )
+        if align_units.digest(f"fr\n{align_units.normalize(t)}\n0") < first
+    )
     edit(path, text, edited)
     build(["rulings"], "out")
     assert updates[0] is not None
     with sqlite3.connect(folder / "out" / "rulings.db") as conn:
-        now = dict(conn.execute("SELECT r.source, m.group_id FROM rulings r JOIN memberships m "
-                                "ON m.ruling_id = r.id WHERE r.position = 1 AND r.lang = 'fr'"))
+        now = dict(
+            conn.execute(
+                "SELECT r.source, m.group_id FROM rulings r JOIN memberships m "
+                "ON m.ruling_id = r.id WHERE r.position = 1 AND r.lang = 'fr'"
+            )
+        )
     edited = now.pop(next(s for s in now if s.endswith("fr-chasseur-vengeur-4.txt")))
     assert set(now.values()) == {group} and edited.startswith(f"{group}-")
     assert_same_as_full(folder)
 
 
 # The browser search index of an updated alignment: kept between builds (kb.site.search_state).
+
 
 def test_unchanged_search_chunks_are_the_previous_builds_files(blocked, monkeypatch):
     from kb.site import search_index
@@ -452,8 +507,11 @@ def test_unchanged_search_chunks_are_the_previous_builds_files(blocked, monkeypa
     made = []
     real = search_index.document
     monkeypatch.setattr(search_index, "document", lambda *a: made.append(a) or real(*a))
-    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "Un giocatore che ha già",
-         "Un giocatora che ha già")
+    edit(
+        blocked / "rulings" / "it-cacciatore-vendicatore.txt",
+        "Un giocatore che ha già",
+        "Un giocatora che ha già",
+    )
     build(["rulings"], "out")
     # Only the summaries of chunks holding the changed group's documents were made (its
     # members span two chunks); the others were linked without them.
@@ -461,8 +519,9 @@ def test_unchanged_search_chunks_are_the_previous_builds_files(blocked, monkeypa
     assert updates[0] is not None  # (else the site is built as from scratch)
     chunks = sorted((blocked / "out" / "site" / "search" / "d").glob("*.js"))
     same = {p.name: p.read_bytes() == kept[f"d/{p.name}"] for p in chunks}
-    linked = {p.name: p.stat().st_ino == (blocked / "kept" / "d" / p.name).stat().st_ino
-              for p in chunks}
+    linked = {
+        p.name: p.stat().st_ino == (blocked / "kept" / "d" / p.name).stat().st_ino for p in chunks
+    }
     assert linked == same  # a chunk is linked exactly when its bytes are the same
     assert list(same.values()).count(False) == 1 and list(same.values()).count(True) > 10
     assert_same_as_full(blocked, {})
@@ -483,10 +542,16 @@ def test_an_index_written_by_a_child_process_is_the_full_builds(blocked, monkeyp
     monkeypatch.setattr(kb.site.build, "PARALLEL_FROM", 1)
     monkeypatch.setattr(kb.site.build.forking, "available", lambda cores=2: True)
     marks = blocked / "marks"
-    monkeypatch.setattr(kb.site.build, "_search_index",
-                        functools.partial(_marking, marks, kb.site.build._search_index))
-    edit(blocked / "rulings" / "it-cacciatore-vendicatore.txt", "Un giocatore che ha già",
-         "Un giocatora che ha già")
+    monkeypatch.setattr(
+        kb.site.build,
+        "_search_index",
+        functools.partial(_marking, marks, kb.site.build._search_index),
+    )
+    edit(
+        blocked / "rulings" / "it-cacciatore-vendicatore.txt",
+        "Un giocatore che ha già",
+        "Un giocatora che ha già",
+    )
     build(["rulings"], "out")
     assert updates[0] is not None
     writers = marks.read_text(encoding="utf-8").split()
@@ -502,8 +567,9 @@ def in_workers(planned, monkeypatch):
     monkeypatch.setattr(kb.site.build, "PARALLEL_FROM", 1)
     monkeypatch.setattr(kb.site.build.forking, "available", lambda cores=2: True)
     marks = planned[0] / "marks"
-    monkeypatch.setattr(kb.site.build, "_link_tree", functools.partial(_marking, marks,
-                                                                 kb.site.build._link_tree))
+    monkeypatch.setattr(
+        kb.site.build, "_link_tree", functools.partial(_marking, marks, kb.site.build._link_tree)
+    )
     return (*planned, marks)
 
 

@@ -52,6 +52,7 @@ def proj(tmp_path, built) -> Path:
 # ---------------------------------------------------------------------------------------------
 # --out: only a new folder, an empty one or a previous build; refused before any work
 
+
 def test_out_is_the_corpus(proj, tmp_path):
     before = tree(tmp_path)
     assert "corpus" in assert_refused(kb_here("build", "rulings", "--out", "rulings", cwd=proj))
@@ -128,8 +129,10 @@ def test_out_symlink_is_followed_across_file_systems(proj, tmp_path, built):
         assert b"Traceback" not in ran.err and ran.code == 0, ran
         assert (proj / "out").is_symlink() and os.readlink(proj / "out") == str(target)
         assert (target / "rulings.db").is_file() and (target / "site" / "index.html").is_file()
-        assert sorted(p.name for p in base.iterdir() if not p.name.startswith(".kb-out.old-")
-                      ) == [".kb-out.lock", "kb-out"]
+        assert sorted(p.name for p in base.iterdir() if not p.name.startswith(".kb-out.old-")) == [
+            ".kb-out.lock",
+            "kb-out",
+        ]
         assert changes(before, tree(tmp_path)) == []
     finally:
         shutil.rmtree(base, ignore_errors=True)
@@ -140,8 +143,14 @@ def test_out_is_a_mount_point(proj, tmp_path):
     """Refused before any work, with one line (a mount point cannot be swapped)."""
     (proj / "mnt").mkdir()
     before = tree(tmp_path)
-    ran = kb("build", "rulings", "--out", "mnt", cwd=proj,
-             prefix=(*MOUNTED, str(proj / "mnt"), "size=64m"))
+    ran = kb(
+        "build",
+        "rulings",
+        "--out",
+        "mnt",
+        cwd=proj,
+        prefix=(*MOUNTED, str(proj / "mnt"), "size=64m"),
+    )
     assert ran.code != 99, "could not mount"
     assert "mount point" in assert_refused(ran)
     assert changes(before, tree(tmp_path)) == []  # the mount went with its namespace
@@ -152,8 +161,9 @@ def test_out_is_a_mount_point(proj, tmp_path):
 def test_disk_fills_during_the_build(proj, tmp_path, built, mode, room):
     """A build that runs out of space (``room``: free space beside the previous output, as a
     share of its size): one line, exit 2, the previous output byte-identical."""
-    size = sum(-(-f.stat().st_size // 4096) * 4096 if f.is_file() else 4096
-               for f in built.rglob("*"))  # whole 4 KiB pages per file and folder on tmpfs
+    size = sum(
+        -(-f.stat().st_size // 4096) * 4096 if f.is_file() else 4096 for f in built.rglob("*")
+    )  # whole 4 KiB pages per file and folder on tmpfs
     disk = tmp_path / "disk"
     disk.mkdir()
     if mode == "incremental":  # one file changed: the build starts from the previous one
@@ -173,12 +183,25 @@ def test_disk_fills_during_the_build(proj, tmp_path, built, mode, room):
         "after = tree(disk + '/out')\n"
         "sys.stdout.buffer.write(ran.stdout)\n"
         "sys.stderr.buffer.write(ran.stderr)\n"
-        "sys.exit(98 if ran.returncode and before != after else ran.returncode)\n")
+        "sys.exit(98 if ran.returncode and before != after else ran.returncode)\n"
+    )
     done = subprocess.run(
-        [*MOUNTED, str(disk), f"size={size + int(size * room)}", sys.executable, str(script),
-         str(disk), mode if mode == "--full" else "", *KB],
-        cwd=proj, capture_output=True, timeout=SLOW, check=False,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+        [
+            *MOUNTED,
+            str(disk),
+            f"size={size + int(size * room)}",
+            sys.executable,
+            str(script),
+            str(disk),
+            mode if mode == "--full" else "",
+            *KB,
+        ],
+        cwd=proj,
+        capture_output=True,
+        timeout=SLOW,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
     ran = Ran(done.returncode, done.stdout, done.stderr)
     assert ran.code != 99, "could not mount"
     assert ran.code != 98, f"previous output changed: {ran}"
@@ -190,6 +213,7 @@ def test_disk_fills_during_the_build(proj, tmp_path, built, mode, room):
 
 # ---------------------------------------------------------------------------------------------
 # Hostile names and text in the corpus
+
 
 def test_corpus_file_name_not_utf8(proj, tmp_path):
     """A file whose name is not UTF-8: refused with one line naming it escaped (real stderr)."""
@@ -211,13 +235,22 @@ def test_corpus_file_name_with_control_characters(proj, tmp_path):
     assert changes(before, tree(tmp_path)) == []
 
 
-CONTROLS = {"ESC": "\x1b[2J\x1b[31m", "BEL": "\x07", "DEL": "\x7f", "C1-CSI": "\x9b31m",
-            "BS": "\x08", "FF": "\x0c"}
+CONTROLS = {
+    "ESC": "\x1b[2J\x1b[31m",
+    "BEL": "\x07",
+    "DEL": "\x7f",
+    "C1-CSI": "\x9b31m",
+    "BS": "\x08",
+    "FF": "\x0c",
+}
 
 
-@pytest.mark.parametrize("where,char", [("text", c) for c in CONTROLS.values()]
-                         + [("card", CONTROLS["ESC"]), ("card", CONTROLS["C1-CSI"])],
-                         ids=[f"text-{k}" for k in CONTROLS] + ["card-ESC", "card-C1-CSI"])
+@pytest.mark.parametrize(
+    "where,char",
+    [("text", c) for c in CONTROLS.values()]
+    + [("card", CONTROLS["ESC"]), ("card", CONTROLS["C1-CSI"])],
+    ids=[f"text-{k}" for k in CONTROLS] + ["card-ESC", "card-C1-CSI"],
+)
 def test_control_characters_in_the_corpus(proj, tmp_path, char, where):
     """A parse error with file and line; the previous output left as it was."""
     path = proj / "rulings" / "de-unterkellersaeuberung.txt"
@@ -227,7 +260,9 @@ def test_control_characters_in_the_corpus(proj, tmp_path, char, where):
     path.write_text("\n".join(lines), encoding="utf-8")
     before = tree(tmp_path)
     line = assert_refused(kb_here("build", "rulings", cwd=proj))
-    assert line.startswith(f"rulings/de-unterkellersaeuberung.txt:{at + 1}: control character"), line
+    assert line.startswith(f"rulings/de-unterkellersaeuberung.txt:{at + 1}: control character"), (
+        line
+    )
     assert changes(before, tree(tmp_path)) == []
 
 
@@ -251,6 +286,7 @@ def test_search_prints_no_control_character_of_an_older_store(proj):
 # ---------------------------------------------------------------------------------------------
 # Arguments
 
+
 def test_search_query_starting_with_a_dash(proj):
     """`-word` leaves a word out, also as the first word of the query; alone it is the query
     language's "nothing to search for", not an unknown option."""
@@ -263,10 +299,18 @@ def test_search_query_starting_with_a_dash(proj):
     assert b"Usage:" in kb_here("search", "-h", cwd=proj).out  # help is still help
 
 
-@pytest.mark.parametrize("args", [["search"], ["search", "x", "--limit", "0"],
-                                  ["rules", "--format", "xml"], ["nosuchcommand"],
-                                  ["build", "--nosuchoption"], ["--nosuchoption"]],
-                         ids=" ".join)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search"],
+        ["search", "x", "--limit", "0"],
+        ["rules", "--format", "xml"],
+        ["nosuchcommand"],
+        ["build", "--nosuchoption"],
+        ["--nosuchoption"],
+    ],
+    ids=" ".join,
+)
 def test_usage_error(tmp_path, args):
     """Usage errors: one line on stderr and exit 2, as DESIGN.md's CLI contract says."""
     line = assert_refused(kb_here(*args, cwd=tmp_path))
@@ -284,8 +328,9 @@ def test_build_lang_is_checked_before_any_work(proj, tmp_path):
     assert changes(before, tree(tmp_path)) == []
 
 
-@pytest.mark.parametrize("target", ["missing/t.json", "notes.txt/t.json", "rulings",
-                                    "rulings/fr-chasseur-vengeur.txt"])
+@pytest.mark.parametrize(
+    "target", ["missing/t.json", "notes.txt/t.json", "rulings", "rulings/fr-chasseur-vengeur.txt"]
+)
 def test_timings_json_to_a_bad_path(proj, tmp_path, target):
     """Refused before any work: the previous output and everything else byte-identical."""
     before = tree(tmp_path)
@@ -306,13 +351,17 @@ def test_special_file_on_the_command_line(proj, tmp_path, kind):
     before = tree(tmp_path)
     line = assert_refused(kb_here("build", "special.txt", cwd=proj))
     assert line.startswith("special.txt: ") and "no such file" not in line.lower(), line
-    assert {"fifo": "FIFO", "looping-symlink": "loops",
-            "dangling-symlink": "target is missing"}[kind] in line
+    assert {"fifo": "FIFO", "looping-symlink": "loops", "dangling-symlink": "target is missing"}[
+        kind
+    ] in line
     assert changes(before, tree(tmp_path)) == []
 
 
-@pytest.mark.parametrize("name", ["\x1b[2J\x1b[31mred.txt", "bell\x07.txt", "\x9b31mc1.txt",
-                                  "line\nbreak.txt"], ids=["ESC", "BEL", "C1-CSI", "LF"])
+@pytest.mark.parametrize(
+    "name",
+    ["\x1b[2J\x1b[31mred.txt", "bell\x07.txt", "\x9b31mc1.txt", "line\nbreak.txt"],
+    ids=["ESC", "BEL", "C1-CSI", "LF"],
+)
 def test_hostile_name_on_the_command_line(tmp_path, name):
     """A missing file whose name carries control characters: one line, shown escaped, also
     on a terminal (the real command)."""
@@ -327,13 +376,27 @@ def test_hostile_name_on_the_command_line(tmp_path, name):
 # ---------------------------------------------------------------------------------------------
 # kb serve
 
-@pytest.mark.parametrize("path", ["/%00", "/index.html%00", "/%00/..%2f..%2fetc%2fpasswd",
-                                  "/%ff%fe", "/" + "a" * 5000, "/%1b[2J"])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/%00",
+        "/index.html%00",
+        "/%00/..%2f..%2fetc%2fpasswd",
+        "/%ff%fe",
+        "/" + "a" * 5000,
+        "/%1b[2J",
+    ],
+)
 def test_serve_hostile_request(proj, path):
-    child = subprocess.Popen([*KB, "serve", "--out", "_build", "--port", "0"], cwd=proj,
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE,
-                             env={**os.environ, "PYTHONPATH": str(SEEDS.parent)})
+    child = subprocess.Popen(
+        [*KB, "serve", "--out", "_build", "--port", "0"],
+        cwd=proj,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(SEEDS.parent)},
+    )
     try:
         first = child.stderr.readline().decode()
         port = int(re.search(r":(\d+)/", first).group(1))

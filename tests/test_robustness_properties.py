@@ -31,9 +31,12 @@ EXAMPLES = int(os.environ.get("KB_EXAMPLES", "6"))
 
 
 def examples(factor: int = 1):
-    return settings(max_examples=EXAMPLES * factor, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                           HealthCheck.too_slow])
+    return settings(
+        max_examples=EXAMPLES * factor,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
 
 
 SEED_BYTES = (SEEDS / "es-vidente-del-pasaje.txt").read_bytes()
@@ -53,9 +56,14 @@ def proj(tmp_path_factory, built) -> Path:
 def outside(named: list[bytes]):
     """Whether a changed path is outside every named output (and the lock and staging
     folders beside it)."""
-    return lambda rel: not any(rel == n or rel.startswith((n + b"/", b"." + n + b"."))
-                               or (b"/" in n and rel.startswith(_beside(n)))
-                               for n in named)
+    return lambda rel: (
+        not any(
+            rel == n
+            or rel.startswith((n + b"/", b"." + n + b"."))
+            or (b"/" in n and rel.startswith(_beside(n)))
+            for n in named
+        )
+    )
 
 
 def _beside(path: bytes) -> bytes:
@@ -76,9 +84,9 @@ def corpus_bytes(draw) -> bytes:
         if action == "insert":
             data[at:at] = chunk
         elif action == "cut":
-            del data[at:at + len(chunk)]
+            del data[at : at + len(chunk)]
         else:
-            data[at:at + len(chunk)] = chunk
+            data[at : at + len(chunk)] = chunk
     return bytes(data)
 
 
@@ -105,7 +113,8 @@ def test_property_any_corpus_bytes(built, data):
 
 
 file_names = st.binary(min_size=1, max_size=40).filter(
-    lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b".."))
+    lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b"..")
+)
 
 
 @examples()
@@ -128,13 +137,56 @@ def test_property_any_file_name(name):
         assert [k for k in changes(before, tree(root)) if outside([b"out"])(k)] == []
 
 
-COMMANDS = [["build"], ["search"], ["check"], ["export", "json"], ["export", "tmx"],
-            ["export", "tbx"], ["examples"], ["rules"], ["links"], ["changes"]]
-TOKENS = ["--out", "--db", "--lang", "--limit", "--format", "--timings-json", "--full", "--on",
-          "--suppressions", "--help", "-", "--", "-x", "-initiative", ".", "..", "", "rulings",
-          "_build", "_build/rulings.db", "rulings/fr-chasseur-vengeur.txt", "notes.txt",
-          "%00", "\x1b[31m", "card:x", "date>=x", "rule:726.3", "json", "sarif", "ru", "0",
-          "-1", "99999999999999999999", "2022-06-10", "nope/x.json", "\u202etxt.exe"]
+COMMANDS = [
+    ["build"],
+    ["search"],
+    ["check"],
+    ["export", "json"],
+    ["export", "tmx"],
+    ["export", "tbx"],
+    ["examples"],
+    ["rules"],
+    ["links"],
+    ["changes"],
+]
+TOKENS = [
+    "--out",
+    "--db",
+    "--lang",
+    "--limit",
+    "--format",
+    "--timings-json",
+    "--full",
+    "--on",
+    "--suppressions",
+    "--help",
+    "-",
+    "--",
+    "-x",
+    "-initiative",
+    ".",
+    "..",
+    "",
+    "rulings",
+    "_build",
+    "_build/rulings.db",
+    "rulings/fr-chasseur-vengeur.txt",
+    "notes.txt",
+    "%00",
+    "\x1b[31m",
+    "card:x",
+    "date>=x",
+    "rule:726.3",
+    "json",
+    "sarif",
+    "ru",
+    "0",
+    "-1",
+    "99999999999999999999",
+    "2022-06-10",
+    "nope/x.json",
+    "\u202etxt.exe",
+]
 
 
 def named_outputs(command: list[str], args: list[str]) -> list[bytes]:
@@ -155,8 +207,10 @@ def named_outputs(command: list[str], args: list[str]) -> list[bytes]:
 
 
 @examples(3)
-@given(command=st.sampled_from(COMMANDS),
-       args=st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=12)), max_size=5))
+@given(
+    command=st.sampled_from(COMMANDS),
+    args=st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=12)), max_size=5),
+)
 @example(command=["build"], args=["--out", ""])
 @example(command=["build"], args=["\x08"])
 @example(command=["build"], args=["--out", "--out", ""])

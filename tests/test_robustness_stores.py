@@ -18,8 +18,16 @@ from test_robustness_support import (
     tree,
 )
 
-READERS = [("check",), ("export", "json"), ("export", "tmx"), ("export", "tbx"),
-           ("examples",), ("links",), ("search", "initiative"), ("search", "card:x")]
+READERS = [
+    ("check",),
+    ("export", "json"),
+    ("export", "tmx"),
+    ("export", "tbx"),
+    ("examples",),
+    ("links",),
+    ("search", "initiative"),
+    ("search", "card:x"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +102,9 @@ def test_search_on_a_damaged_index(tmp_path, built):
 def test_changes_since_a_file_that_is_not_a_store(tmp_path, built):
     """The store to compare with is checked as --db is, and named: not --db."""
     db = not_a_store("garbage", tmp_path / "old", built)
-    line = assert_refused(kb_here("changes", "--db", str(built / "rulings.db"),
-                                  "--since-store", str(db), cwd=tmp_path))
+    line = assert_refused(
+        kb_here(
+            "changes", "--db", str(built / "rulings.db"), "--since-store", str(db), cwd=tmp_path
+        )
+    )
     assert line.startswith(f"{db}: not a store"), line

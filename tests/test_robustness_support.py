@@ -47,8 +47,15 @@ class Ran:
 
 def kb(*args, cwd: Path, timeout: float = SLOW, prefix: tuple = ()) -> Ran:
     """Run ``python -m kb`` with ``args`` (str or bytes) in ``cwd``; stdin closed."""
-    done = subprocess.run([*prefix, *KB, *args], cwd=cwd, env=ENV, capture_output=True,
-                          stdin=subprocess.DEVNULL, timeout=timeout, check=False)
+    done = subprocess.run(
+        [*prefix, *KB, *args],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+        check=False,
+    )
     return Ran(done.returncode, done.stdout, done.stderr)
 
 
@@ -66,7 +73,8 @@ def kb_here(*args: str, cwd: Path) -> Ran:
     err = result.stderr_bytes
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         err += "".join(traceback.format_exception(result.exception)).encode(
-            "utf-8", "backslashreplace")  # begins "Traceback (most recent call last)"
+            "utf-8", "backslashreplace"
+        )  # begins "Traceback (most recent call last)"
     return Ran(result.exit_code, result.stdout_bytes, err)
 
 
@@ -174,8 +182,9 @@ def on_a_terminal(*args, cwd: Path, timeout: float = 60) -> tuple[int, bytes]:
     import pty
 
     leader, follower = pty.openpty()
-    child = subprocess.Popen([*KB, *args], cwd=cwd, env=ENV, stdin=subprocess.DEVNULL,
-                             stdout=follower, stderr=follower)
+    child = subprocess.Popen(
+        [*KB, *args], cwd=cwd, env=ENV, stdin=subprocess.DEVNULL, stdout=follower, stderr=follower
+    )
     os.close(follower)
     printed = b""
     while True:
@@ -191,13 +200,26 @@ def on_a_terminal(*args, cwd: Path, timeout: float = 60) -> tuple[int, bytes]:
 
 
 def _unshare_available() -> bool:
-    return shutil.which("unshare") is not None and subprocess.run(
-        ["unshare", "-m", "sh", "-c", "mount -t tmpfs tmpfs /mnt"], capture_output=True,
-        check=False).returncode == 0
+    return (
+        shutil.which("unshare") is not None
+        and subprocess.run(
+            ["unshare", "-m", "sh", "-c", "mount -t tmpfs tmpfs /mnt"],
+            capture_output=True,
+            check=False,
+        ).returncode
+        == 0
+    )
 
 
-needs_unshare = pytest.mark.skipif(not _unshare_available(),
-                                   reason="needs a private mount namespace (unshare -m, root)")
+needs_unshare = pytest.mark.skipif(
+    not _unshare_available(), reason="needs a private mount namespace (unshare -m, root)"
+)
 #: Mounts a tmpfs at $1 (options $2) in a private mount namespace, then runs the rest.
-MOUNTED = ("unshare", "-m", "sh", "-c",
-           'mount -t tmpfs -o "$2" tmpfs "$1" || exit 99; shift 2; exec "$@"', "sh")
+MOUNTED = (
+    "unshare",
+    "-m",
+    "sh",
+    "-c",
+    'mount -t tmpfs -o "$2" tmpfs "$1" || exit 99; shift 2; exec "$@"',
+    "sh",
+)

@@ -37,8 +37,10 @@ def expected(index):
     import sqlite3
 
     with sqlite3.connect(index.parent / "rulings.db") as conn:
-        rows = conn.execute("SELECT r.lang, r.position, m.group_id FROM rulings r "
-                            "JOIN memberships m ON m.ruling_id = r.id").fetchall()
+        rows = conn.execute(
+            "SELECT r.lang, r.position, m.group_id FROM rulings r "
+            "JOIN memberships m ON m.ruling_id = r.id"
+        ).fetchall()
     return {(lang, position): group for lang, position, group in rows}
 
 
@@ -51,23 +53,29 @@ def test_build_writes_the_index_next_to_the_store(built):
     assert (built / "index" / "glossary.json").is_file()
 
 
-@pytest.mark.parametrize("lang, position, query", [
-    ("fr", 2, "joueur quitte la partie"),
-    ("it", 4, "ultima stanza del dungeon"),
-    ("de", 5, "Kampfschaden Teammitglied"),
-    ("es", 5, "gigante de dos cabezas"),
-    ("ru", 4, "последняя комната подземелья"),
-])
+@pytest.mark.parametrize(
+    "lang, position, query",
+    [
+        ("fr", 2, "joueur quitte la partie"),
+        ("it", 4, "ultima stanza del dungeon"),
+        ("de", 5, "Kampfschaden Teammitglied"),
+        ("es", 5, "gigante de dos cabezas"),
+        ("ru", 4, "последняя комната подземелья"),
+    ],
+)
 def test_player_queries_find_their_ruling(index, expected, lang, position, query):
     assert expected[(lang, position)] in top_groups(index, query)
 
 
-@pytest.mark.parametrize("lang, position, query", [
-    ("fr", 1, "plusieurs desingations"),       # transposition
-    ("de", 1, "mehrere Bezeichnugen"),         # deletion
-    ("ru", 4, "последняя комната подзмелья"),  # deletion
-    ("es", 4, "ultima sala mazmora"),
-])
+@pytest.mark.parametrize(
+    "lang, position, query",
+    [
+        ("fr", 1, "plusieurs desingations"),  # transposition
+        ("de", 1, "mehrere Bezeichnugen"),  # deletion
+        ("ru", 4, "последняя комната подзмелья"),  # deletion
+        ("es", 4, "ultima sala mazmora"),
+    ],
+)
 def test_one_edit_typos_still_find_the_ruling(index, expected, lang, position, query):
     assert expected[(lang, position)] in top_groups(index, query)
 
@@ -107,8 +115,9 @@ def test_lang_filter_keeps_only_that_language(index):
 def test_card_filter(index):
     hits = search(index, 'initiative card:"Chasseur vengeur"', limit=20)
     assert hits and {h.card for h in hits} == {"Chasseur vengeur"}
-    assert {h.card for h in search(index, "card:unterkellersaeuberung", limit=20)} == \
-        {"Unterkellersäuberung"}
+    assert {h.card for h in search(index, "card:unterkellersaeuberung", limit=20)} == {
+        "Unterkellersäuberung"
+    }
     assert search(index, 'card:"No such card"') == []
 
 
@@ -124,8 +133,11 @@ def test_rule_filter_uses_the_groups_rules(index):
 
 def test_date_filters(index):
     # Every seed ruling is dated 2022-06-10.
-    assert len(search(index, "date:2022-06-10", limit=100)) == len(search(index, "date:2022",
-                                                                          limit=100)) > 0
+    assert (
+        len(search(index, "date:2022-06-10", limit=100))
+        == len(search(index, "date:2022", limit=100))
+        > 0
+    )
     assert search(index, "initiative date>=2022-06-11") == []
     assert search(index, "initiative date<2022-06-10") == []
     assert search(index, "initiative date<=10/06/2022")
@@ -159,10 +171,37 @@ def test_missing_index_is_a_clear_error(tmp_path):
         search(tmp_path / "index", "initiative")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.text(max_size=80) | st.lists(st.sampled_from(
-    ['"', ":", "-", "lang:fr", "card:", "date>=", "rule:726", "инициатива", "Verlies", "’", "é",
-     " ", "initiative", "*", "(", ")", "AND", "OR"]), max_size=12).map("".join))
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.text(max_size=80)
+    | st.lists(
+        st.sampled_from(
+            [
+                '"',
+                ":",
+                "-",
+                "lang:fr",
+                "card:",
+                "date>=",
+                "rule:726",
+                "инициатива",
+                "Verlies",
+                "’",
+                "é",
+                " ",
+                "initiative",
+                "*",
+                "(",
+                ")",
+                "AND",
+                "OR",
+            ]
+        ),
+        max_size=12,
+    ).map("".join)
+)
 def test_any_query_gives_hits_or_query_error(index, text):
     try:
         hits = search(index, text)
@@ -172,9 +211,21 @@ def test_any_query_gives_hits_or_query_error(index, text):
 
 
 def test_cli_json_contract(built):
-    result = CliRunner().invoke(cli, ["search", "joueur quitte la partie", "--db",
-                                      str(built / "rulings.db"), "--format", "json",
-                                      "--limit", "3", "--lang", "it"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "search",
+            "joueur quitte la partie",
+            "--db",
+            str(built / "rulings.db"),
+            "--format",
+            "json",
+            "--limit",
+            "3",
+            "--lang",
+            "it",
+        ],
+    )
     assert result.exit_code == 0, result.output
     hits = json.loads(result.output)
     assert 0 < len(hits) <= 3
@@ -197,8 +248,9 @@ def test_cli_text_and_errors(built, tmp_path):
 
 def stored_documents(index_dir: Path) -> list[str]:
     with open_index(index_dir).searcher() as searcher:
-        return sorted(json.dumps(d, sort_keys=True, ensure_ascii=False)
-                      for d in searcher.all_stored_fields())
+        return sorted(
+            json.dumps(d, sort_keys=True, ensure_ascii=False) for d in searcher.all_stored_fields()
+        )
 
 
 def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monkeypatch):
@@ -217,16 +269,27 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monk
     previous = built / "index"
     with sqlite3.connect(work / "rulings.db") as conn:
         conn.execute("PRAGMA foreign_keys = OFF")
-        groups = [g for (g,) in conn.execute("SELECT DISTINCT group_id FROM memberships "
-                                             "ORDER BY group_id")]
-        conn.execute("UPDATE rulings SET text = text || ' Encore.' WHERE id IN (SELECT ruling_id"
-                     " FROM memberships WHERE group_id = ?) AND lang = 'fr'", (groups[0],))
-        conn.execute("DELETE FROM rulings WHERE lang = 'es' AND id IN (SELECT ruling_id FROM "
-                     "memberships WHERE group_id = ?)", (groups[1],))
+        groups = [
+            g
+            for (g,) in conn.execute("SELECT DISTINCT group_id FROM memberships ORDER BY group_id")
+        ]
+        conn.execute(
+            "UPDATE rulings SET text = text || ' Encore.' WHERE id IN (SELECT ruling_id"
+            " FROM memberships WHERE group_id = ?) AND lang = 'fr'",
+            (groups[0],),
+        )
+        conn.execute(
+            "DELETE FROM rulings WHERE lang = 'es' AND id IN (SELECT ruling_id FROM "
+            "memberships WHERE group_id = ?)",
+            (groups[1],),
+        )
         for table in ("rulings", "memberships"):
             column = "id" if table == "rulings" else "ruling_id"
-            conn.execute(f"DELETE FROM {table} WHERE {column} IN (SELECT ruling_id FROM "
-                         "memberships WHERE group_id = ?)", (groups[2],))
+            conn.execute(
+                f"DELETE FROM {table} WHERE {column} IN (SELECT ruling_id FROM "
+                "memberships WHERE group_id = ?)",
+                (groups[2],),
+            )
     db = sqlite_utils.Database(work / "rulings.db")
     patched = build_index(db, work / "patched", previous=previous)
     full = build_index(db, work / "index")
@@ -244,10 +307,20 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monk
     assert stored_documents(work / "narrow") == stored_documents(work / "index")
     for name in ("documents.json", "cards.json"):
         assert (work / "narrow" / name).read_bytes() == (work / "index" / name).read_bytes()
-    for query in ["initiative", "encore", "dungeon", "gigante", "card:vengeur",
-                  "initiative lang:es", "rule:726", "date:2022"]:
-        ours, theirs = search(work / "patched", query, limit=20), search(work / "index", query,
-                                                                          limit=20)
+    for query in [
+        "initiative",
+        "encore",
+        "dungeon",
+        "gigante",
+        "card:vengeur",
+        "initiative lang:es",
+        "rule:726",
+        "date:2022",
+    ]:
+        ours, theirs = (
+            search(work / "patched", query, limit=20),
+            search(work / "index", query, limit=20),
+        )
         assert [h.group for h in ours] == [h.group for h in theirs], query
         # whoosh keeps counting replaced documents in its statistics until the index is
         # rewritten: scores drift by about the share of changed documents (7 of 50 here).
@@ -260,16 +333,25 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monk
     from kb.search import ranking
 
     assert any(s.deleted_count() for s in open_index(work / "patched")._segments())
-    queries = ["initiative", "encore", "dungeon", "gigante de dos cabezas", "initiative lang:es",
-               "\"secret entrance\"", "initiatve", "géant à deux têtes"]
+    queries = [
+        "initiative",
+        "encore",
+        "dungeon",
+        "gigante de dos cabezas",
+        "initiative lang:es",
+        '"secret entrance"',
+        "initiatve",
+        "géant à deux têtes",
+    ]
     above = [search(work / "patched", query, limit=20) for query in queries]
     monkeypatch.setattr(ranking.TopGroups, "set_subsearcher", TopCollector.set_subsearcher)
     assert [search(work / "patched", query, limit=20) for query in queries] == above
     # Nothing changed: the previous index file for file (a killed build's rerun relies on it).
     again = build_index(db, work / "again", previous=work / "patched")
     assert again == {"documents": documents, "written": 0}
-    assert {p.name: p.read_bytes() for p in (work / "again").iterdir()} == \
-        {p.name: p.read_bytes() for p in (work / "patched").iterdir()}
+    assert {p.name: p.read_bytes() for p in (work / "again").iterdir()} == {
+        p.name: p.read_bytes() for p in (work / "patched").iterdir()
+    }
 
 
 def scored_everything(index_dir: Path, query: str, limit: int) -> list[tuple[str, float]]:
@@ -296,17 +378,29 @@ def scored_everything(index_dir: Path, query: str, limit: int) -> list[tuple[str
     return [(group, round(score, 4)) for group, (score, _) in ranked]
 
 
-SKIPPING_QUERIES = ["initiative", "рука ход инициатива", "géant à deux têtes",
-                    "gigante de dos cabezas", "Kommandozone", "initiatve", "initiative date:2022",
-                    "initiative card:chasseur", "\"secret entrance\"", "Undercity lang:fr",
-                    "initiative -dungeon", "zona di comando"]
+SKIPPING_QUERIES = [
+    "initiative",
+    "рука ход инициатива",
+    "géant à deux têtes",
+    "gigante de dos cabezas",
+    "Kommandozone",
+    "initiatve",
+    "initiative date:2022",
+    "initiative card:chasseur",
+    '"secret entrance"',
+    "Undercity lang:fr",
+    "initiative -dungeon",
+    "zona di comando",
+]
 
 
 @pytest.mark.parametrize("corpus", ["synthetic", "index"])
-@pytest.mark.parametrize("way", ["as it runs", "whoosh's collector only",
-                                 "kb.search.exhaustive only"])
-def test_every_way_of_skipping_finds_what_scoring_everything_finds(request, monkeypatch, way,
-                                                                   corpus):
+@pytest.mark.parametrize(
+    "way", ["as it runs", "whoosh's collector only", "kb.search.exhaustive only"]
+)
+def test_every_way_of_skipping_finds_what_scoring_everything_finds(
+    request, monkeypatch, way, corpus
+):
     """The best groups, whichever way each language's run is scored: runs best bound first,
     the first scored whole and the others by whoosh's collector skipping what cannot beat
     the bar (as it runs); the collector for every run; every run scored whole. A bar set
@@ -317,7 +411,7 @@ def test_every_way_of_skipping_finds_what_scoring_everything_finds(request, monk
     if way == "whoosh's collector only":
         monkeypatch.setattr(exhaustive, "top", lambda *args: None)
     elif way == "kb.search.exhaustive only":  # the collector gives up at its first document
-        monkeypatch.setattr(ranking, "POSTINGS_PER_DOC", 10 ** 9)
+        monkeypatch.setattr(ranking, "POSTINGS_PER_DOC", 10**9)
     index = request.getfixturevalue(corpus)  # the synthetic corpus or the seeds
     queries = SKIPPING_QUERIES + ["dungeon", "gigante", "encore"]
     answered = 0
@@ -335,14 +429,17 @@ def test_whoosh_modules_kb_search_does_not_use_are_loaded_only_when_called():
     import subprocess
     import sys
 
-    code = ("import sys, kb.search, whoosh.compat, whoosh.query.terms as t\n"
-            "print(sorted(m for m in ('urllib.request', 'whoosh.lang.morph_en') "
-            "if m in sys.modules))\n"
-            "print('rendered' in t.variations('render'))\n"
-            "import urllib.request\n"
-            "print(hasattr(urllib.request, 'urlopen'), 'whoosh.lang.morph_en' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split("\n")
+    code = (
+        "import sys, kb.search, whoosh.compat, whoosh.query.terms as t\n"
+        "print(sorted(m for m in ('urllib.request', 'whoosh.lang.morph_en') "
+        "if m in sys.modules))\n"
+        "print('rendered' in t.variations('render'))\n"
+        "import urllib.request\n"
+        "print(hasattr(urllib.request, 'urlopen'), 'whoosh.lang.morph_en' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
     assert out[:3] == ["[]", "True", "True True"]
 
 

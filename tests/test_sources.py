@@ -37,7 +37,7 @@ def corpus_with_english(tmp: Path, edit=None) -> Path:
 def store_of(corpus: Path, work: Path):
     names = [name for name, _ in build.STAGES]
     ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=work)
-    for _, target in build.STAGES[:names.index("align") + 1]:
+    for _, target in build.STAGES[: names.index("align") + 1]:
         build.stage_function(target)(ctx)
     return ctx.db
 
@@ -64,11 +64,21 @@ def test_an_english_file_is_detected_and_its_iso_dates_read():
 def test_alignment_groups_each_original_with_its_translations(db):
     """Pairwise F1 against the gold pairs: the files list the same ten rulings in the same
     order, so the k-th ruling of every file (English or not) is one ruling."""
-    rows = list(db.query("SELECT r.id, r.position, m.group_id FROM rulings r "
-                         "JOIN memberships m ON m.ruling_id = r.id"))
+    rows = list(
+        db.query(
+            "SELECT r.id, r.position, m.group_id FROM rulings r "
+            "JOIN memberships m ON m.ruling_id = r.id"
+        )
+    )
     assert {r["id"].rsplit("/", 1)[-1].split("#")[0][:3] for r in rows} >= {"en-"}
-    pairs = lambda key: {frozenset((a["id"], b["id"]))  # noqa: E731
-                         for a, b in itertools.combinations(rows, 2) if key(a) == key(b)}
+
+    def pairs(key):
+        return {
+            frozenset((a["id"], b["id"]))
+            for a, b in itertools.combinations(rows, 2)
+            if key(a) == key(b)
+        }
+
     gold, found = pairs(lambda r: r["position"]), pairs(lambda r: r["group_id"])
     precision = len(gold & found) / len(found)
     recall = len(gold & found) / len(gold)
@@ -79,8 +89,12 @@ def test_each_group_marks_its_english_original_the_source(db):
     groups = list(db.query("SELECT id, source, languages FROM groups"))
     assert len(groups) == 10
     assert all(g["source"] == "en" and g["languages"].startswith("en,") for g in groups)
-    marked = {(r["lang"], r["source"]) for r in db.query(
-        "SELECT r.lang, m.source FROM memberships m JOIN rulings r ON r.id = m.ruling_id")}
+    marked = {
+        (r["lang"], r["source"])
+        for r in db.query(
+            "SELECT r.lang, m.source FROM memberships m JOIN rulings r ON r.id = m.ruling_id"
+        )
+    }
     assert marked == {("en", 1), ("ru", 0), ("it", 0), ("fr", 0), ("de", 0), ("es", 0)}
 
 
@@ -90,15 +104,20 @@ def test_the_source_is_never_checked_as_a_translation(db):
     # Its English is not untranslated English in the others: the seeds' own three Italian
     # phrases are still the only errors.
     errors = [(f.check, f.excerpt) for f in report.findings if f.severity == "error"]
-    assert sorted(errors) == [("untranslated-fragment", "and ventures into"),
-                              ("untranslated-fragment", "not venture into"),
-                              ("untranslated-fragment", "the first room")]
+    assert sorted(errors) == [
+        ("untranslated-fragment", "and ventures into"),
+        ("untranslated-fragment", "not venture into"),
+        ("untranslated-fragment", "the first room"),
+    ]
 
 
 def test_a_missing_translation_is_not_reported_for_the_source_language(tmp_path):
     def drop_two(corpus: Path) -> None:
-        for name in ("en-passageway-seer.txt", "en-undercellar-sweep.txt",
-                     "en-underdark-explorer.txt"):
+        for name in (
+            "en-passageway-seer.txt",
+            "en-undercellar-sweep.txt",
+            "en-underdark-explorer.txt",
+        ):
             (corpus / name).unlink()
         path = corpus / "en-avenging-hunter.txt"
         head, *rulings = path.read_text(encoding="utf-8").split("\n\n2022-06-10\n\n")
@@ -116,18 +135,25 @@ def _edited(tmp_path: Path, name: str, old: str, new: str):
         text = path.read_text(encoding="utf-8")
         assert old in text
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
     db = store_of(corpus_with_english(tmp_path, edit), tmp_path)
     report = check_corpus(load_corpus(db))
-    return [f for f in report.findings if f.severity in ("error", "warning")
-            and f.check != "untranslated-fragment"]
+    return [
+        f
+        for f in report.findings
+        if f.severity in ("error", "warning") and f.check != "untranslated-fragment"
+    ]
 
 
 def test_a_negation_dropped_is_an_error_at_its_sentence_against_the_source(tmp_path):
     # One negation of two gone ("unless" is "if not"): without a source only a warning would
     # be fair (translations negate their own ways); the English original says how many.
-    found = _edited(tmp_path, "es-vidente-del-pasaje.txt",
-                    "No puedes adentrarte en Undercity a menos que",
-                    "Puedes adentrarte en Undercity a menos que")
+    found = _edited(
+        tmp_path,
+        "es-vidente-del-pasaje.txt",
+        "No puedes adentrarte en Undercity a menos que",
+        "Puedes adentrarte en Undercity a menos que",
+    )
     negation = [f for f in found if f.check == "negation"]
     assert [(f.lang, f.severity) for f in negation] == [("es", "error")]
     assert negation[0].excerpt.startswith("Puedes adentrarte en Undercity a menos que")
@@ -136,8 +162,12 @@ def test_a_negation_dropped_is_an_error_at_its_sentence_against_the_source(tmp_p
 
 
 def test_a_date_with_day_and_month_swapped_is_an_error_naming_the_expected_date(tmp_path):
-    found = _edited(tmp_path, "it-cacciatore-vendicatore.txt",
-                    "10/06/2022\n\nSolo un giocatore", "06/10/2022\n\nSolo un giocatore")
+    found = _edited(
+        tmp_path,
+        "it-cacciatore-vendicatore.txt",
+        "10/06/2022\n\nSolo un giocatore",
+        "06/10/2022\n\nSolo un giocatore",
+    )
     dates = [f for f in found if f.check == "date-mismatch"]
     assert [(f.severity, f.lang) for f in dates] == [("error", "it")]
     assert "2022-10-06 where the en source has 2022-06-10" in dates[0].message
@@ -153,8 +183,9 @@ def test_translations_older_than_their_source_are_listed_by_kb_changes(tmp_path)
 
     db = store_of(corpus_with_english(tmp_path, newer_original), tmp_path)
     report = changes(db, since="2023-01-01")
-    assert list(report["languages"]) == ["en"] and len(report["languages"]["en"][
-        "new or edited"]) == 4
+    assert (
+        list(report["languages"]) == ["en"] and len(report["languages"]["en"]["new or edited"]) == 4
+    )
     outdated = report["outdated"]
     assert sorted(o["lang"] for o in outdated) == ["de", "es", "fr", "it", "ru"]
     assert all(o["reason"] == "dated 2022-06-10, its source 2023-01-20" for o in outdated)

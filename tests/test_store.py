@@ -16,7 +16,9 @@ def test_schema_and_foreign_keys(tmp_path, seeds):
     assert {"sources", "cards", "rulings"} <= set(db.table_names())
     fks = {(fk.column, fk.other_table, fk.other_column) for fk in db["rulings"].foreign_keys}
     assert fks == {("source", "sources", "path"), ("card_id", "cards", "id")}
-    assert {(fk.column, fk.other_table) for fk in db["sources"].foreign_keys} == {("card_id", "cards")}
+    assert {(fk.column, fk.other_table) for fk in db["sources"].foreign_keys} == {
+        ("card_id", "cards")
+    }
     assert db["rulings"].count == 50 and db["cards"].count == 5 and db["sources"].count == 5
     assert db.execute("PRAGMA foreign_key_check").fetchall() == []
 

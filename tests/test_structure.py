@@ -90,9 +90,14 @@ def _imports(module: str) -> tuple[set[str], list[str]]:
                 elif alias.name.startswith("_") and not alias.name.startswith("__"):
                     private.append(f"{module} imports {owner}.{alias.name}")
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in aliases and node.attr.startswith("_")
-                and not node.attr.startswith("__") and aliases[node.value.id] != module):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and aliases[node.value.id] != module
+        ):
             private.append(f"{module} uses {aliases[node.value.id]}.{node.attr}")
     edges.discard(module)
     return edges, private
@@ -160,18 +165,25 @@ def test_no_import_guard_around_a_kb_module():
             for stmt in node.body:
                 if isinstance(stmt, ast.ImportFrom) and _base(module, stmt).startswith("kb"):
                     guarded.append(f"{module}:{stmt.lineno}")
-                if isinstance(stmt, ast.Import) and any(a.name.startswith("kb")
-                                                        for a in stmt.names):
+                if isinstance(stmt, ast.Import) and any(
+                    a.name.startswith("kb") for a in stmt.names
+                ):
                     guarded.append(f"{module}:{stmt.lineno}")
     assert guarded == []
 
 
 def test_every_module_is_short_and_every_package_says_its_role():
-    long = {m: n for m, p in MODULES.items()
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    long = {
+        m: n
+        for m, p in MODULES.items()
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
     assert long == {}
-    silent = [m for m, p in MODULES.items()
-              if p.name == "__init__.py" and not ast.get_docstring(ast.parse(p.read_text()))]
+    silent = [
+        m
+        for m, p in MODULES.items()
+        if p.name == "__init__.py" and not ast.get_docstring(ast.parse(p.read_text()))
+    ]
     assert silent == []
 
 

@@ -44,5 +44,17 @@ from kb.align.full import Alignment, align, align_all
 from kb.align.read import find_group, find_group_id, groups
 from kb.align.stage import build_stage, store_groups, weak_report
 
-__all__ = ["Alignment", "align", "align_all", "build_stage", "find_group", "find_group_id",
-           "group_order", "groups", "id_order", "store_groups", "twin_ids", "weak_report"]
+__all__ = [
+    "Alignment",
+    "align",
+    "align_all",
+    "build_stage",
+    "find_group",
+    "find_group_id",
+    "group_order",
+    "groups",
+    "id_order",
+    "store_groups",
+    "twin_ids",
+    "weak_report",
+]

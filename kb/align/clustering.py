@@ -1,5 +1,4 @@
-"""Clustering scored units into groups, and the groups' stable ids.
-"""
+"""Clustering scored units into groups, and the groups' stable ids."""
 
 from __future__ import annotations
 
@@ -40,7 +39,9 @@ def components(n: int, scores: dict[int, dict[int, float]]) -> list[list[int]]:
     return list(found.values())
 
 
-def cluster(units: list[Unit], scorer: Scorer) -> tuple[list[list[int]], dict[int, dict[int, float]]]:
+def cluster(
+    units: list[Unit], scorer: Scorer
+) -> tuple[list[list[int]], dict[int, dict[int, float]]]:
     """Average-linkage clustering under the one-unit-per-language constraint.
 
     Returns the clusters (lists of unit indexes, each sorted) and the pairwise scores
@@ -86,21 +87,28 @@ def link_component(units, component, scores, rank) -> list[list[int]]:
     langs = sorted({units[i].lang for i in component})
     masks = np.array([1 << langs.index(units[i].lang) for i in component], dtype=np.int64)
     sums = matrix.copy()
-    vetoed = (matrix <= 0.0)  # a contrast veto (or same language) between any two members
+    vetoed = matrix <= 0.0  # a contrast veto (or same language) between any two members
     sizes = np.ones(n)
     alive = np.ones(n, dtype=bool)
     first = np.array([float(rank[i]) for i in component])
     members = [[i] for i in component]
     while True:
         mean = sums / np.outer(sizes, sizes)
-        ok = (alive[:, None] & alive[None, :] & ~vetoed
-              & ((masks[:, None] & masks[None, :]) == 0) & (mean >= THRESHOLD))
+        ok = (
+            alive[:, None]
+            & alive[None, :]
+            & ~vetoed
+            & ((masks[:, None] & masks[None, :]) == 0)
+            & (mean >= THRESHOLD)
+        )
         np.fill_diagonal(ok, False)
         if not ok.any():
             break
         best = np.where(ok, mean, -1.0).max()
         ties = np.argwhere(ok & (mean == best))
-        x, y = min(ties, key=lambda t: (min(first[t[0]], first[t[1]]), max(first[t[0]], first[t[1]])))
+        x, y = min(
+            ties, key=lambda t: (min(first[t[0]], first[t[1]]), max(first[t[0]], first[t[1]]))
+        )
         x, y = int(min(x, y)), int(max(x, y))
         sums[x, :] += sums[y, :]
         sums[:, x] += sums[:, y]
@@ -146,8 +154,11 @@ def assign_ids(groups: list[Aligned]) -> None:
     for group in groups:
         by_base.setdefault(group_base(group.signature, rules_of), []).append(group)
     for base, twins in by_base.items():
-        ids = twin_ids(base, [min(u.key for u in g.units) for g in twins],
-                       [sum(len(u.rulings) for u in g.units) for g in twins])
+        ids = twin_ids(
+            base,
+            [min(u.key for u in g.units) for g in twins],
+            [sum(len(u.rulings) for u in g.units) for g in twins],
+        )
         for group, gid in zip(twins, ids):
             group.id = gid
 

@@ -21,8 +21,11 @@ PARALLEL_TEXTS = 2000
 _SEARCH: list = []  # (glossary, texts) for the forked workers: inherited, never pickled
 
 
-def prefetch_matches(texts: list[tuple[str, str]], glossary: Glossary,
-                     known: Collection[tuple[str, str]] = frozenset()) -> None:
+def prefetch_matches(
+    texts: list[tuple[str, str]],
+    glossary: Glossary,
+    known: Collection[tuple[str, str]] = frozenset(),
+) -> None:
     """Search the glossary (``also=("en",)``, as the alignment and the checks do) for every
     distinct (text, language) not ``known``, on every core; the glossary then has them."""
     import os
@@ -44,7 +47,7 @@ def prefetch_matches(texts: list[tuple[str, str]], glossary: Glossary,
 
 def _search(span: tuple[int, int]) -> list[list]:
     glossary, todo = _SEARCH
-    return [glossary.find(text, lang, ("en",)) for text, lang in todo[span[0]:span[1]]]
+    return [glossary.find(text, lang, ("en",)) for text, lang in todo[span[0] : span[1]]]
 
 
 @dataclass
@@ -62,8 +65,11 @@ def align(rows: list[dict], glossary: Glossary | None = None) -> list[Aligned]:
     return align_all(rows, glossary).groups
 
 
-def align_all(rows: list[dict], glossary: Glossary | None = None,
-              known: Collection[tuple[str, str]] = frozenset()) -> Alignment:
+def align_all(
+    rows: list[dict],
+    glossary: Glossary | None = None,
+    known: Collection[tuple[str, str]] = frozenset(),
+) -> Alignment:
     """:func:`align`, keeping the units, scorer and components.
 
     ``known``: the (text, language) pairs whose glossary matches the glossary already holds.

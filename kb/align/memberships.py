@@ -1,5 +1,4 @@
-"""Memberships: how well each ruling sits in its group, with the evidence and the nearest rival.
-"""
+"""Memberships: how well each ruling sits in its group, with the evidence and the nearest rival."""
 
 from __future__ import annotations
 
@@ -43,13 +42,20 @@ def memberships_of(group: Aligned, ctx: Context, scorer: Scorer) -> list[Members
     out = []
     for unit in group.units:
         i = ctx.index_of[id(unit)]
-        out += unit_memberships(unit, group, scorer, lambda u, i=i: ctx.score(i, ctx.index_of[id(u)]),
-                                ctx.rivals(i, group), lambda u: _partial_of(u, ctx, group))
+        out += unit_memberships(
+            unit,
+            group,
+            scorer,
+            lambda u, i=i: ctx.score(i, ctx.index_of[id(u)]),
+            ctx.rivals(i, group),
+            lambda u: _partial_of(u, ctx, group),
+        )
     return out
 
 
-def unit_memberships(unit: Unit, group: Aligned, scorer: Scorer, score, rivals: list[Aligned],
-                     partial) -> list[Membership]:
+def unit_memberships(
+    unit: Unit, group: Aligned, scorer: Scorer, score, rivals: list[Aligned], partial
+) -> list[Membership]:
     """The memberships of ``unit``'s rulings in ``group``.
 
     ``score(other_unit)`` is the pair's similarity (0 when it was not scored), ``rivals`` the
@@ -71,7 +77,8 @@ def unit_memberships(unit: Unit, group: Aligned, scorer: Scorer, score, rivals: 
         evidence["runner_up"] = rival
     weak = bool(
         (value is not None and value < WEAK)
-        or (rival and value is not None and rival["score"] > value - MARGIN))
+        or (rival and value is not None and rival["score"] > value - MARGIN)
+    )
     if value is None:
         evidence["alone"] = True
         # Alone, but every concept it mentions is in a group that lacks its language: it
@@ -101,8 +108,11 @@ def partial_of(unit: Unit, own: Aligned, candidates) -> list[str]:
         if other is own or other.id == own.id or unit.lang in {u.lang for u in other.units}:
             continue
         contrast = {c for u in other.units for c in u.contrast}
-        if unit.concepts and unit.concepts <= set(other.signature) and not (
-                unit.contrast and contrast and unit.contrast != contrast):
+        if (
+            unit.concepts
+            and unit.concepts <= set(other.signature)
+            and not (unit.contrast and contrast and unit.contrast != contrast)
+        ):
             found[other.id] = True
     return sorted(found)
 

@@ -1,5 +1,4 @@
-"""Reading stored groups: every group with its rules and members, or one group by id or fingerprint.
-"""
+"""Reading stored groups: every group with its rules and members, or one group by id or fingerprint."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from kb.corpus.languages import lang_order
 
 # ---------------------------------------------------------------------------------------------
 # Reading
+
 
 def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict]:
     """The stored groups, in a stable order, each {id, rules, fingerprint, signature, source,
@@ -52,11 +52,20 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
         members.setdefault(row.pop("group_id"), []).append(row)
     out = []
     for g in db.query("SELECT * FROM groups" + (f" WHERE id{where}" if where else ""), params):
-        mine = sorted(members.get(g["id"], []),
-                      key=lambda r: (lang_order(r["lang"]), r["card"], r["source"], r["position"]))
-        out.append({"id": g["id"], "fingerprint": g["fingerprint"],
-                    "signature": json.loads(g["signature"]), "rules": rules.get(g["id"], []),
-                    "source": g.get("source"), "members": mine})
+        mine = sorted(
+            members.get(g["id"], []),
+            key=lambda r: (lang_order(r["lang"]), r["card"], r["source"], r["position"]),
+        )
+        out.append(
+            {
+                "id": g["id"],
+                "fingerprint": g["fingerprint"],
+                "signature": json.loads(g["signature"]),
+                "rules": rules.get(g["id"], []),
+                "source": g.get("source"),
+                "members": mine,
+            }
+        )
     return sorted(out, key=lambda g: id_order(g["id"]))
 
 

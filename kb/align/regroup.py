@@ -17,8 +17,21 @@ from kb.align.units import Aligned
 _SUFFIX = re.compile(r"-[0-9a-f]{12}$")
 
 
-def regroup(db, scorer, glossary, changed, new_rows, old, added, removed, same, touched,
-           n, df, rescored: list[str]) -> set[str]:
+def regroup(
+    db,
+    scorer,
+    glossary,
+    changed,
+    new_rows,
+    old,
+    added,
+    removed,
+    same,
+    touched,
+    n,
+    df,
+    rescored: list[str],
+) -> set[str]:
     """Write the update: ``added``, ``removed`` and ``same`` units of the (language, text)
     buckets the ``changed`` files touch, ``touched`` those whose rulings changed, ``rescored``
     the stored units whose scores moved; ``n`` and ``df`` the new corpus statistics. Returns
@@ -29,11 +42,16 @@ def regroup(db, scorer, glossary, changed, new_rows, old, added, removed, same, 
     with db.conn:
         # The units as they are now: removed ones out, added ones in (not yet grouped).
         for chunk in store.chunks(removed_keys):
-            db.execute(f"DELETE FROM align_units WHERE key IN {align_state.placeholders(chunk)}", chunk)
-            db.execute(f"DELETE FROM unit_keys WHERE unit IN {align_state.placeholders(chunk)}", chunk)
+            db.execute(
+                f"DELETE FROM align_units WHERE key IN {align_state.placeholders(chunk)}", chunk
+            )
+            db.execute(
+                f"DELETE FROM unit_keys WHERE unit IN {align_state.placeholders(chunk)}", chunk
+            )
         align_state.insert_keys(db, added)
-        residual = {u.key: int(not any(index.active(b) for b in scoring.block_keys(u)))
-                    for u in added}
+        residual = {
+            u.key: int(not any(index.active(b) for b in scoring.block_keys(u))) for u in added
+        }
         align_state.insert_units(db, [(u, residual[u.key], None, None) for u in added])
         for unit in added:
             index.cache[unit.key] = unit
@@ -60,24 +78,34 @@ def regroup(db, scorer, glossary, changed, new_rows, old, added, removed, same, 
         index.load(members)
         gone |= {index.rows[k][2] for k in members if k not in added_keys}
         gone.discard(None)
-        clusters, found = _recluster(index, sorted(members, key=lambda k: index.cache[k].sort_key),
-                                     partners)
+        clusters, found = _recluster(
+            index, sorted(members, key=lambda k: index.cache[k].sort_key), partners
+        )
 
         # 4. Groups: new ones from the re-clustered units; twins of new and gone groups renamed.
         new_groups = clustering.make_groups(clusters)
-        gone_signatures = [set(json.loads(sig)) for (sig,) in align_state.query(
-            db, "SELECT signature FROM groups WHERE id IN {}", list(gone))]
+        gone_signatures = [
+            set(json.loads(sig))
+            for (sig,) in align_state.query(
+                db, "SELECT signature FROM groups WHERE id IN {}", list(gone)
+            )
+        ]
         renamed = _renames(db, new_groups, gone)
         component = {k: min(comp) for comp in found for k in comp}
         group_of = {u.key: g.id for g in new_groups for u in g.units}
-        db.conn.executemany("UPDATE align_units SET component = ?, group_id = ? WHERE key = ?",
-                            [(component[k], group_of[k], k) for k in members])
+        db.conn.executemany(
+            "UPDATE align_units SET component = ?, group_id = ? WHERE key = ?",
+            [(component[k], group_of[k], k) for k in members],
+        )
         for old_id, new_id in renamed.items():
             db.execute("UPDATE align_units SET group_id = ? WHERE group_id = ?", [new_id, old_id])
         for key in list(index.rows):
             res, comp, gid = index.rows[key]
-            index.rows[key] = (res, component.get(key, comp),
-                               group_of.get(key, renamed.get(gid, gid)))
+            index.rows[key] = (
+                res,
+                component.get(key, comp),
+                group_of.get(key, renamed.get(gid, gid)),
+            )
 
         # 5. Memberships to redo: changed units and groups, and every unit scored against them.
         renamed_units = [k for keys in index.group_units(renamed.values()).values() for k in keys]
@@ -90,8 +118,9 @@ def regroup(db, scorer, glossary, changed, new_rows, old, added, removed, same, 
         index.load(redo)
         touched = {index.rows[u.key][2] for u in touched}
         written = set(group_of.values()) | set(renamed.values()) | touched
-        redo |= _partial_candidates(db, index, [set(g.signature) for g in new_groups]
-                                    + gone_signatures)
+        redo |= _partial_candidates(
+            db, index, [set(g.signature) for g in new_groups] + gone_signatures
+        )
         rewrite.write_rulings(db, changed, old, added + same)
         delete_groups(db, sorted(gone | set(renamed)))
         groups = rewrite.Groups(db, index, new_groups)
@@ -129,8 +158,10 @@ def _recluster(index: align_state.Index, keys: list[str], partners: dict[str, se
                 if j > i and units[i].lang != units[j].lang and j not in scores[i]:
                     scores[i][j] = scores[j][i] = index.scorer.value(units[i], units[j])
         clusters += clustering.link_component(units, comp, scores, rank)
-    return ([[units[i] for i in c] for c in sorted(clusters)],
-            [[keys[i] for i in comp] for comp in found])
+    return (
+        [[units[i] for i in c] for c in sorted(clusters)],
+        [[keys[i] for i in comp] for comp in found],
+    )
 
 
 def group_base(group_id: str) -> str:
@@ -143,21 +174,39 @@ def _renames(db, new_groups: list[Aligned], gone: set[str]) -> dict[str, str]:
     bases = {group_base(g.id) for g in new_groups} | {group_base(g) for g in gone}
     renamed = {}
     for base in bases:
-        ids = [gid for (gid,) in db.execute(
-            "SELECT id FROM groups WHERE id = ? OR substr(id, 1, ?) = ?",
-            [base, len(base) + 1, base + "-"]) if gid not in gone and group_base(gid) == base]
-        firsts = dict(align_state.query(db, "SELECT group_id, MIN(key) FROM align_units WHERE group_id IN {}"
-                                 " GROUP BY group_id", ids))
-        sizes = dict(align_state.query(db, "SELECT group_id, COUNT(*) FROM memberships WHERE group_id IN {}"
-                                " GROUP BY group_id", ids))
+        ids = [
+            gid
+            for (gid,) in db.execute(
+                "SELECT id FROM groups WHERE id = ? OR substr(id, 1, ?) = ?",
+                [base, len(base) + 1, base + "-"],
+            )
+            if gid not in gone and group_base(gid) == base
+        ]
+        firsts = dict(
+            align_state.query(
+                db,
+                "SELECT group_id, MIN(key) FROM align_units WHERE group_id IN {} GROUP BY group_id",
+                ids,
+            )
+        )
+        sizes = dict(
+            align_state.query(
+                db,
+                "SELECT group_id, COUNT(*) FROM memberships WHERE group_id IN {} GROUP BY group_id",
+                ids,
+            )
+        )
         mine = [g for g in new_groups if group_base(g.id) == base]
         keys = [firsts[g] for g in ids] + [min(u.key for u in g.units) for g in mine]
-        new_ids = clustering.twin_ids(base, keys, [sizes.get(g, 0) for g in ids]
-                                 + [sum(len(u.rulings) for u in g.units) for g in mine])
+        new_ids = clustering.twin_ids(
+            base,
+            keys,
+            [sizes.get(g, 0) for g in ids] + [sum(len(u.rulings) for u in g.units) for g in mine],
+        )
         for gid, new_id in zip(ids, new_ids):
             if gid != new_id:
                 renamed[gid] = new_id
-        for group, new_id in zip(mine, new_ids[len(ids):]):
+        for group, new_id in zip(mine, new_ids[len(ids) :]):
             group.id = new_id
     return renamed
 
@@ -167,10 +216,17 @@ def _partial_candidates(db, index: align_state.Index, signatures: list[set[str]]
     whose concepts all are in the signature of a new or gone group."""
     if not signatures:
         return set()
-    alone = [k for (k,) in db.execute(
-        "SELECT MIN(key) FROM align_units GROUP BY group_id HAVING COUNT(*) = 1")]
-    return {k for k, u in index.load(alone).items()
-            if u.concepts and any(u.concepts <= s for s in signatures)}
+    alone = [
+        k
+        for (k,) in db.execute(
+            "SELECT MIN(key) FROM align_units GROUP BY group_id HAVING COUNT(*) = 1"
+        )
+    ]
+    return {
+        k
+        for k, u in index.load(alone).items()
+        if u.concepts and any(u.concepts <= s for s in signatures)
+    }
 
 
 def delete_groups(db, ids: list[str]) -> None:

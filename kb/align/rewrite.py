@@ -35,34 +35,59 @@ class Groups:
 
     def containing(self, concepts: frozenset[str]) -> list[Aligned]:
         """Every group whose signature holds all of ``concepts``."""
-        ids = [gid for gid, sig in self.db.execute("SELECT id, signature FROM groups")
-               if concepts <= set(json.loads(sig))]
+        ids = [
+            gid
+            for gid, sig in self.db.execute("SELECT id, signature FROM groups")
+            if concepts <= set(json.loads(sig))
+        ]
         return [self.get(gid) for gid in ids]
 
 
 def write_rulings(db, changed: list[str], old: dict, rebuilt: list[Unit]) -> None:
     """unit_rulings follows the rebuilt units."""
     for chunk in store.chunks(changed):
-        db.execute(f"DELETE FROM unit_rulings WHERE source IN {align_state.placeholders(chunk)}", chunk)
+        db.execute(
+            f"DELETE FROM unit_rulings WHERE source IN {align_state.placeholders(chunk)}", chunk
+        )
     for chunk in store.chunks(list(old)):
-        db.execute(f"DELETE FROM unit_rulings WHERE unit IN {align_state.placeholders(chunk)}", chunk)
+        db.execute(
+            f"DELETE FROM unit_rulings WHERE unit IN {align_state.placeholders(chunk)}", chunk
+        )
     align_state.insert_rulings(db, rebuilt)
 
 
 def write_groups(db, groups: Groups, written: set[str], existing: set[str]) -> None:
-    sizes = dict(align_state.query(db, "SELECT au.group_id, COUNT(*) FROM unit_rulings ur JOIN align_units "
-                            "au ON au.key = ur.unit WHERE au.group_id IN {} GROUP BY au.group_id",
-                        sorted(written)))
+    sizes = dict(
+        align_state.query(
+            db,
+            "SELECT au.group_id, COUNT(*) FROM unit_rulings ur JOIN align_units "
+            "au ON au.key = ur.unit WHERE au.group_id IN {} GROUP BY au.group_id",
+            sorted(written),
+        )
+    )
     rows = []
     for gid in sorted(written):
         g = groups.get(gid)
-        rows.append((g.fingerprint, json.dumps(list(g.signature)),
-                     ",".join(sorted({u.lang for u in g.units}, key=lang_order)),
-                     sizes.get(gid, 0), align_units.source_lang(g.units), gid))
-    db.conn.executemany("UPDATE groups SET fingerprint = ?, signature = ?, languages = ?, "
-                        "size = ?, source = ? WHERE id = ?", [r for r in rows if r[-1] in existing])
-    db.conn.executemany("INSERT INTO groups (fingerprint, signature, languages, size, source, id) "
-                        "VALUES (?, ?, ?, ?, ?, ?)", [r for r in rows if r[-1] not in existing])
+        rows.append(
+            (
+                g.fingerprint,
+                json.dumps(list(g.signature)),
+                ",".join(sorted({u.lang for u in g.units}, key=lang_order)),
+                sizes.get(gid, 0),
+                align_units.source_lang(g.units),
+                gid,
+            )
+        )
+    db.conn.executemany(
+        "UPDATE groups SET fingerprint = ?, signature = ?, languages = ?, "
+        "size = ?, source = ? WHERE id = ?",
+        [r for r in rows if r[-1] in existing],
+    )
+    db.conn.executemany(
+        "INSERT INTO groups (fingerprint, signature, languages, size, source, id) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [r for r in rows if r[-1] not in existing],
+    )
 
 
 def with_rulings(db, index: align_state.Index, keys) -> None:
@@ -70,9 +95,12 @@ def with_rulings(db, index: align_state.Index, keys) -> None:
     missing = [k for k in keys if not index.cache[k].rulings]
     found: dict[str, list[dict]] = {}
     for chunk in store.chunks(missing):
-        for row in db.query(f"SELECT ur.unit AS unit_key, r.* FROM unit_rulings ur JOIN rulings r "
-                            f"ON r.id = ur.ruling_id WHERE ur.unit IN {align_state.placeholders(chunk)} "
-                            f"ORDER BY r.source, r.position", chunk):
+        for row in db.query(
+            f"SELECT ur.unit AS unit_key, r.* FROM unit_rulings ur JOIN rulings r "
+            f"ON r.id = ur.ruling_id WHERE ur.unit IN {align_state.placeholders(chunk)} "
+            f"ORDER BY r.source, r.position",
+            chunk,
+        ):
             row = dict(row)
             found.setdefault(row.pop("unit_key"), []).append(row)
     for key, rows in found.items():
@@ -91,7 +119,9 @@ def write_memberships(db, index: align_state.Index, groups: Groups, redo: set[st
     with_rulings(db, index, redo)
     ids = [r["id"] for k in redo for r in index.cache[k].rulings]
     for chunk in store.chunks(ids):
-        db.execute(f"DELETE FROM memberships WHERE ruling_id IN {align_state.placeholders(chunk)}", chunk)
+        db.execute(
+            f"DELETE FROM memberships WHERE ruling_id IN {align_state.placeholders(chunk)}", chunk
+        )
     rows = []
     for key in sorted(redo):
         unit = index.cache[key]
@@ -107,14 +137,23 @@ def write_memberships(db, index: align_state.Index, groups: Groups, redo: set[st
                 rivals[other.id] = other
         partial = _partial(groups, own)
         dumped = None
-        for m in memberships.unit_memberships(unit, own, index.scorer,
-                                        lambda u, score=score: score.get(u.key, 0.0),
-                                        list(rivals.values()), partial):
+        for m in memberships.unit_memberships(
+            unit,
+            own,
+            index.scorer,
+            lambda u, score=score: score.get(u.key, 0.0),
+            list(rivals.values()),
+            partial,
+        ):
             dumped = dumped or json.dumps(m.evidence, ensure_ascii=False, sort_keys=True)
-            rows.append((m.ruling["id"], own.id, m.score, dumped, int(m.weak),
-                         int(is_source(unit.lang))))
-    db.conn.executemany("INSERT INTO memberships (ruling_id, group_id, score, evidence, weak, "
-                        "source) VALUES (?, ?, ?, ?, ?, ?)", rows)
+            rows.append(
+                (m.ruling["id"], own.id, m.score, dumped, int(m.weak), int(is_source(unit.lang)))
+            )
+    db.conn.executemany(
+        "INSERT INTO memberships (ruling_id, group_id, score, evidence, weak, "
+        "source) VALUES (?, ?, ?, ?, ?, ?)",
+        rows,
+    )
 
 
 def write_derived(db, glossary, new_rows: list[dict]) -> None:
@@ -122,9 +161,16 @@ def write_derived(db, glossary, new_rows: list[dict]) -> None:
     db.conn.executemany(
         'INSERT OR REPLACE INTO ruling_concepts (ruling_id, concept, start, "end", surface, '
         "lang) VALUES (?, ?, ?, ?, ?, ?)",
-        ((r["id"], c.concept, c.start, c.end, c.surface, c.lang) for r in new_rows
-         for c in glossary.find(r["text"], r["lang"], also=("en",))))
+        (
+            (r["id"], c.concept, c.start, c.end, c.surface, c.lang)
+            for r in new_rows
+            for c in glossary.find(r["text"], r["lang"], also=("en",))
+        ),
+    )
     db["card_identities"].insert_all(
-        cards.identity_rows(db, "SELECT * FROM cards WHERE id NOT IN "
-                             "(SELECT card_id FROM card_identities)"),
-        pk="card_id", replace=True)
+        cards.identity_rows(
+            db, "SELECT * FROM cards WHERE id NOT IN (SELECT card_id FROM card_identities)"
+        ),
+        pk="card_id",
+        replace=True,
+    )

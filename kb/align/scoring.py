@@ -1,5 +1,4 @@
-"""Similarity of units: weights, corpus statistics, and which pairs are scored at all.
-"""
+"""Similarity of units: weights, corpus statistics, and which pairs are scored at all."""
 
 from __future__ import annotations
 
@@ -17,11 +16,16 @@ MARGIN = 0.1
 WEIGHTS = {"concepts": 0.6, "length": 0.15, "sentences": 0.1, "numbers": 0.1, "position": 0.05}
 
 _W_CONCEPTS, _W_LENGTH, _W_SENTENCES, _W_NUMBERS, _W_POSITION = (
-    WEIGHTS["concepts"], WEIGHTS["length"], WEIGHTS["sentences"], WEIGHTS["numbers"],
-    WEIGHTS["position"])
+    WEIGHTS["concepts"],
+    WEIGHTS["length"],
+    WEIGHTS["sentences"],
+    WEIGHTS["numbers"],
+    WEIGHTS["position"],
+)
 
 # ---------------------------------------------------------------------------------------------
 # Similarity
+
 
 @dataclass
 class Scorer:
@@ -45,8 +49,7 @@ class Scorer:
         self._unit_cache: dict[str, tuple[int, float]] = {}
 
     @classmethod
-    def with_statistics(cls, weights: dict[str, float],
-                        lang_length: dict[str, float]) -> Scorer:
+    def with_statistics(cls, weights: dict[str, float], lang_length: dict[str, float]) -> Scorer:
         """A scorer with given corpus statistics (an incremental build's, kept in the store)."""
         scorer = cls([])
         scorer.weights, scorer.lang_length = weights, lang_length
@@ -80,12 +83,13 @@ class Scorer:
         common = sum(tenths.get(c, 0) for c in a.concepts & b.concepts)
         whole = mass_a + mass_b - common
         gap = abs(a.sentences - b.sentences)
-        total = (_W_CONCEPTS * (common / whole if whole else 0.0)
-                 + _W_LENGTH * (min(len_a, len_b) / max(len_a, len_b) if max(len_a, len_b)
-                                else 1.0)
-                 + _W_SENTENCES * (1.0 if gap == 0 else 0.5 if gap == 1 else 0.0)
-                 + _W_NUMBERS * (1.0 if a.numbers == b.numbers else 0.0)
-                 + _W_POSITION * (1.0 - abs(a.relpos - b.relpos)))
+        total = (
+            _W_CONCEPTS * (common / whole if whole else 0.0)
+            + _W_LENGTH * (min(len_a, len_b) / max(len_a, len_b) if max(len_a, len_b) else 1.0)
+            + _W_SENTENCES * (1.0 if gap == 0 else 0.5 if gap == 1 else 0.0)
+            + _W_NUMBERS * (1.0 if a.numbers == b.numbers else 0.0)
+            + _W_POSITION * (1.0 - abs(a.relpos - b.relpos))
+        )
         if a.date != b.date:
             total *= 0.8
         if bool(a.contrast) != bool(b.contrast):
@@ -108,15 +112,19 @@ class Scorer:
             tenths = self._tenths
             found = self._unit_cache[unit.key] = (
                 sum(tenths.get(c, 0) for c in unit.concepts),
-                unit.length / self.lang_length.get(unit.lang, 1))
+                unit.length / self.lang_length.get(unit.lang, 1),
+            )
         return found
 
     def _parts(self, a: Unit, b: Unit) -> dict[str, float]:
         return {
             "concepts": self._concepts(a, b),
             "length": self._length(a, b),
-            "sentences": 1.0 if a.sentences == b.sentences else
-            0.5 if abs(a.sentences - b.sentences) == 1 else 0.0,
+            "sentences": 1.0
+            if a.sentences == b.sentences
+            else 0.5
+            if abs(a.sentences - b.sentences) == 1
+            else 0.0,
             "numbers": 1.0 if a.numbers == b.numbers else 0.0,
             "position": 1.0 - abs(a.relpos - b.relpos),
         }
@@ -207,14 +215,15 @@ def _cross_pairs(units: list[Unit], members: list[int]):
         by_lang.setdefault(units[i].lang, []).append(i)
     langs = sorted(by_lang)
     for a, lang in enumerate(langs):
-        for other in langs[a + 1:]:
+        for other in langs[a + 1 :]:
             for i in by_lang[lang]:
                 for j in by_lang[other]:
                     yield (i, j) if i < j else (j, i)
 
 
-def score_pairs(units: list[Unit], scorer: Scorer,
-                pairs: list[tuple[int, int]] | None) -> dict[int, dict[int, float]]:
+def score_pairs(
+    units: list[Unit], scorer: Scorer, pairs: list[tuple[int, int]] | None
+) -> dict[int, dict[int, float]]:
     """{i: {j: similarity}} for the given pairs (both directions); every pair when None."""
     scores: dict[int, dict[int, float]] = {i: {} for i in range(len(units))}
     if pairs is None:

@@ -26,6 +26,7 @@ from kb.store import schema
 # ---------------------------------------------------------------------------------------------
 # Store
 
+
 def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glossary) -> None:
     """Replace the alignment tables' rows with these groups."""
     schema.create(db, "groups", "memberships", "ruling_concepts", "card_identities")
@@ -36,23 +37,45 @@ def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glo
             db.table("group_rules").delete_where()
         db.table("groups").delete_where()
         db.table("groups").insert_all(
-            {"id": g.id, "fingerprint": g.fingerprint, "signature": json.dumps(list(g.signature)),
-             "languages": ",".join(sorted({u.lang for u in g.units}, key=lang_order)),
-             "size": len(g.memberships), "source": source_lang(g.units)} for g in groups)
+            {
+                "id": g.id,
+                "fingerprint": g.fingerprint,
+                "signature": json.dumps(list(g.signature)),
+                "languages": ",".join(sorted({u.lang for u in g.units}, key=lang_order)),
+                "size": len(g.memberships),
+                "source": source_lang(g.units),
+            }
+            for g in groups
+        )
         # Plain executemany: 100,000 memberships and a million concept rows are too many for
         # sqlite-utils' per-row dict handling. A unit's rulings share one evidence object.
         dumped: dict[int, str] = {}
         db.conn.executemany(
             "INSERT INTO memberships (ruling_id, group_id, score, evidence, weak, source) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            ((m.ruling["id"], g.id, m.score, _dumped(m.evidence, dumped), int(m.weak),
-              int(is_source(m.ruling["lang"]))) for g in groups for m in g.memberships))
+            (
+                (
+                    m.ruling["id"],
+                    g.id,
+                    m.score,
+                    _dumped(m.evidence, dumped),
+                    int(m.weak),
+                    int(is_source(m.ruling["lang"])),
+                )
+                for g in groups
+                for m in g.memberships
+            ),
+        )
         db.conn.executemany(
             'INSERT INTO ruling_concepts (ruling_id, concept, start, "end", surface, lang) '
             "VALUES (?, ?, ?, ?, ?, ?)",
-            ((m.ruling["id"], c.concept, c.start, c.end, c.surface, c.lang)
-             for g in groups for m in g.memberships
-             for c in glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",))))
+            (
+                (m.ruling["id"], c.concept, c.start, c.end, c.surface, c.lang)
+                for g in groups
+                for m in g.memberships
+                for c in glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",))
+            ),
+        )
         db.table("card_identities").insert_all(cards.identity_rows(db), pk="card_id", replace=True)
 
 
@@ -61,9 +84,6 @@ def _dumped(evidence: dict, done: dict[int, str]) -> str:
     if key not in done:
         done[key] = json.dumps(evidence, ensure_ascii=False, sort_keys=True)
     return done[key]
-
-
-
 
 
 def build_stage(ctx) -> None:
@@ -102,25 +122,48 @@ def build_stage(ctx) -> None:
 
 def weak_report(groups: list[Aligned]) -> list[str]:
     """One line per weak membership: where the ruling is, its group, score and rival."""
-    return [_weak_line(f"{m.ruling['source']}:{m.ruling['line']}", m.ruling["lang"], group.id,
-                       m.score, m.evidence)
-            for group in groups for m in group.memberships if m.weak]
+    return [
+        _weak_line(
+            f"{m.ruling['source']}:{m.ruling['line']}",
+            m.ruling["lang"],
+            group.id,
+            m.score,
+            m.evidence,
+        )
+        for group in groups
+        for m in group.memberships
+        if m.weak
+    ]
 
 
 def weak_lines(db: sqlite_utils.Database) -> list[str]:
     """:func:`weak_report` of the stored memberships."""
-    rows = db.query("SELECT r.source, r.line, r.lang, m.group_id, m.score, m.evidence "
-                    "FROM memberships m JOIN rulings r ON r.id = m.ruling_id WHERE m.weak = 1 "
-                    "ORDER BY m.group_id, r.lang, r.source, r.position")
-    return [_weak_line(f"{r['source']}:{r['line']}", r["lang"], r["group_id"], r["score"],
-                       json.loads(r["evidence"])) for r in rows]
+    rows = db.query(
+        "SELECT r.source, r.line, r.lang, m.group_id, m.score, m.evidence "
+        "FROM memberships m JOIN rulings r ON r.id = m.ruling_id WHERE m.weak = 1 "
+        "ORDER BY m.group_id, r.lang, r.source, r.position"
+    )
+    return [
+        _weak_line(
+            f"{r['source']}:{r['line']}",
+            r["lang"],
+            r["group_id"],
+            r["score"],
+            json.loads(r["evidence"]),
+        )
+        for r in rows
+    ]
 
 
 def _weak_line(where: str, lang: str, group_id: str, score, evidence: dict) -> str:
     if score is None:
-        return (f"{where}: not aligned (alone in {group_id}); all its concepts are in "
-                f"{', '.join(evidence['partial_of'])}, which lack {lang}: a partial "
-                f"translation?")
+        return (
+            f"{where}: not aligned (alone in {group_id}); all its concepts are in "
+            f"{', '.join(evidence['partial_of'])}, which lack {lang}: a partial "
+            f"translation?"
+        )
     rival = evidence.get("runner_up") or {}
-    return (f"{where}: weak alignment in {group_id} (score {score:.2f}; nearest other "
-            f"{rival.get('group')} {rival.get('score', 0):.2f})")
+    return (
+        f"{where}: weak alignment in {group_id} (score {score:.2f}; nearest other "
+        f"{rival.get('group')} {rival.get('score', 0):.2f})"
+    )

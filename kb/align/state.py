@@ -21,14 +21,14 @@ from kb.store import schema
 STATE_TABLES = ("align_units", "unit_keys", "unit_rulings", "align_state")
 
 
-
 def store_state(db: sqlite_utils.Database, alignment: full.Alignment) -> None:
     """Replace the state tables' rows with a full alignment's."""
     schema.create(db, *STATE_TABLES)
     units = alignment.units
     postings = scoring.block_postings(units)
-    keyed = {i for members in postings.values() if len(members) <= scoring.KEY_LIMIT
-             for i in members}
+    keyed = {
+        i for members in postings.values() if len(members) <= scoring.KEY_LIMIT for i in members
+    }
     component = {}
     for members in alignment.components:
         first = min(units[i].key for i in members)
@@ -38,8 +38,13 @@ def store_state(db: sqlite_utils.Database, alignment: full.Alignment) -> None:
     with db.conn:
         for table in STATE_TABLES:
             db.execute(f"DELETE FROM [{table}]")
-        insert_units(db, [(u, int(i not in keyed), component[u.key], group_of[u.key])
-                           for i, u in enumerate(units)])
+        insert_units(
+            db,
+            [
+                (u, int(i not in keyed), component[u.key], group_of[u.key])
+                for i, u in enumerate(units)
+            ],
+        )
         insert_keys(db, units)
         insert_rulings(db, units)
         df = Counter(c for u in units for c in u.concepts)
@@ -50,26 +55,36 @@ def insert_units(db, rows) -> None:
     db.conn.executemany(
         "INSERT OR REPLACE INTO align_units (key, lang, bucket, features, length, residual, "
         "component, group_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ((u.key, u.lang, u.bucket, u.features(), u.length, residual, comp, gid)
-         for u, residual, comp, gid in rows))
+        (
+            (u.key, u.lang, u.bucket, u.features(), u.length, residual, comp, gid)
+            for u, residual, comp, gid in rows
+        ),
+    )
 
 
 def insert_keys(db, units) -> None:
-    db.conn.executemany("INSERT OR REPLACE INTO unit_keys (block, unit) VALUES (?, ?)",
-                        ((k, u.key) for u in units for k in scoring.block_keys(u)))
+    db.conn.executemany(
+        "INSERT OR REPLACE INTO unit_keys (block, unit) VALUES (?, ?)",
+        ((k, u.key) for u in units for k in scoring.block_keys(u)),
+    )
 
 
 def insert_rulings(db, units) -> None:
-    db.conn.executemany("INSERT OR REPLACE INTO unit_rulings (ruling_id, unit, source) "
-                        "VALUES (?, ?, ?)",
-                        ((r["id"], u.key, r["source"]) for u in units for r in u.rulings))
+    db.conn.executemany(
+        "INSERT OR REPLACE INTO unit_rulings (ruling_id, unit, source) VALUES (?, ?, ?)",
+        ((r["id"], u.key, r["source"]) for u in units for r in u.rulings),
+    )
 
 
 def write_state(db, n: int, df: dict[str, int], lang_length: dict[str, float]) -> None:
     db.conn.executemany(
         "INSERT OR REPLACE INTO align_state (name, value) VALUES (?, ?)",
-        [("n", str(n)), ("df", json.dumps(df, sort_keys=True)),
-         ("lang_length", json.dumps(lang_length, sort_keys=True))])
+        [
+            ("n", str(n)),
+            ("df", json.dumps(df, sort_keys=True)),
+            ("lang_length", json.dumps(lang_length, sort_keys=True)),
+        ],
+    )
 
 
 def placeholders(values) -> str:
@@ -92,8 +107,6 @@ def query(db, sql: str, values, *extra) -> list:
     return out
 
 
-
-
 class Index:
     """The current units, their blocking keys, components and groups, read from the store."""
 
@@ -107,8 +120,11 @@ class Index:
     def load(self, keys) -> dict[str, Unit]:
         missing = [k for k in keys if k not in self.cache]
         for key, lang, bucket, features, residual, comp, gid in query(
-                self.db, "SELECT key, lang, bucket, features, residual, component, group_id "
-                "FROM align_units WHERE key IN {}", missing):
+            self.db,
+            "SELECT key, lang, bucket, features, residual, component, group_id "
+            "FROM align_units WHERE key IN {}",
+            missing,
+        ):
             self.cache[key] = Unit.from_features(lang, key, features, bucket)
             self.rows[key] = (residual, comp, gid)
         return {k: self.cache[k] for k in keys}
@@ -116,7 +132,8 @@ class Index:
     def active(self, block: str) -> bool:
         if block not in self.sizes:
             self.sizes[block] = self.db.execute(
-                "SELECT COUNT(*) FROM unit_keys WHERE block = ?", [block]).fetchone()[0]
+                "SELECT COUNT(*) FROM unit_keys WHERE block = ?", [block]
+            ).fetchone()[0]
         return self.sizes[block] <= scoring.KEY_LIMIT
 
     def partners(self, unit: Unit) -> set[str]:
@@ -124,23 +141,27 @@ class Index:
         blocks = [b for b in scoring.block_keys(unit) if self.active(b)]
         if not blocks:
             if self._residual is None:
-                self._residual = [k for (k,) in self.db.execute(
-                    "SELECT key FROM align_units WHERE residual = 1")]
+                self._residual = [
+                    k for (k,) in self.db.execute("SELECT key FROM align_units WHERE residual = 1")
+                ]
             found = set(self._residual)
         else:
-            found = {k for (k,) in query(self.db, "SELECT unit FROM unit_keys WHERE block IN {}",
-                                          blocks)}
+            found = {
+                k for (k,) in query(self.db, "SELECT unit FROM unit_keys WHERE block IN {}", blocks)
+            }
         found.discard(unit.key)
         return {k for k, u in self.load(found).items() if u.lang != unit.lang}
 
     def component(self, comp: str) -> list[str]:
-        return [k for (k,) in self.db.execute(
-            "SELECT key FROM align_units WHERE component = ?", [comp])]
+        return [
+            k for (k,) in self.db.execute("SELECT key FROM align_units WHERE component = ?", [comp])
+        ]
 
     def group_units(self, gids) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for key, gid in query(self.db, "SELECT key, group_id FROM align_units "
-                                        "WHERE group_id IN {}", list(gids)):
+        for key, gid in query(
+            self.db, "SELECT key, group_id FROM align_units WHERE group_id IN {}", list(gids)
+        ):
             out.setdefault(gid, []).append(key)
         return out
 

@@ -19,8 +19,19 @@ from kb.reference.glossary import Glossary
 
 _SENTENCE_END = re.compile(r"[.!?…]+[»”“\"')\]]*(?=\s|$)")
 _NUMBER = re.compile(r"\d+")
-_QUOTES = str.maketrans({"’": "'", "‘": "'", "«": '"', "»": '"', "„": '"', "“": '"', "”": '"',
-                         "\u00a0": " ", "\u202f": " "})
+_QUOTES = str.maketrans(
+    {
+        "’": "'",
+        "‘": "'",
+        "«": '"',
+        "»": '"',
+        "„": '"',
+        "“": '"',
+        "”": '"',
+        "\u00a0": " ",
+        "\u202f": " ",
+    }
+)
 
 
 @dataclass
@@ -46,15 +57,35 @@ class Unit:
     def features(self) -> str:
         """Everything :class:`Scorer` reads of this unit, as JSON: two units with the same
         features score the same against any unit, under the same corpus statistics."""
-        return json.dumps([sorted(self.concepts), sorted(self.contrast), sorted(self.numbers),
-                           self.sentences, self.length, self.date, self.relpos],
-                          ensure_ascii=False)
+        return json.dumps(
+            [
+                sorted(self.concepts),
+                sorted(self.contrast),
+                sorted(self.numbers),
+                self.sentences,
+                self.length,
+                self.date,
+                self.relpos,
+            ],
+            ensure_ascii=False,
+        )
 
     @classmethod
     def from_features(cls, lang: str, key: str, features: str, bucket: str = "") -> Unit:
         concepts, contrast, numbers, sentences, length, date, relpos = json.loads(features)
-        return cls(lang, key, [], frozenset(concepts), frozenset(contrast), frozenset(numbers),
-                   sentences, length, date, relpos, bucket)
+        return cls(
+            lang,
+            key,
+            [],
+            frozenset(concepts),
+            frozenset(contrast),
+            frozenset(numbers),
+            sentences,
+            length,
+            date,
+            relpos,
+            bucket,
+        )
 
 
 @dataclass
@@ -80,6 +111,7 @@ class Aligned:
 # ---------------------------------------------------------------------------------------------
 # Units and their features
 
+
 def normalize(text: str) -> str:
     """The text as compared within one language: NFC, quotes and spaces unified, casefolded."""
     text = unicodedata.normalize("NFC", text).translate(_QUOTES)
@@ -90,8 +122,9 @@ def sentence_count(text: str) -> int:
     return max(1, len(_SENTENCE_END.findall(text.strip())))
 
 
-def make_units(rows: list[dict], glossary: Glossary,
-               by_file: dict[str, int] | None = None) -> list[Unit]:
+def make_units(
+    rows: list[dict], glossary: Glossary, by_file: dict[str, int] | None = None
+) -> list[Unit]:
     """Merge same-language identical texts into units; a card repeating a text stays apart.
 
     ``by_file`` ({source: last position}) is needed when ``rows`` are not whole files.
@@ -104,8 +137,9 @@ def make_units(rows: list[dict], glossary: Glossary,
     # The n-th time a card carries a text, it goes to copy n: counted, not searched for (a
     # file repeating one text 20,000 times would otherwise look through every earlier copy).
     seen: dict[tuple[str, str, str], int] = {}
-    keyed = [(row["lang"], normalize(row["text"]), row["source"], row["position"], row)
-             for row in rows]
+    keyed = [
+        (row["lang"], normalize(row["text"]), row["source"], row["position"], row) for row in rows
+    ]
     keyed.sort(key=lambda k: k[:4])
     for lang, norm, _, _, row in keyed:
         copy = seen.get((lang, norm, row["card_id"]), 0)
@@ -119,10 +153,21 @@ def make_units(rows: list[dict], glossary: Glossary,
         positions = [(r["position"] - 1) / max(1, by_file[r["source"]] - 1) for r in members]
         # statistics.mean is exact (it sums as fractions), and slow; the mean of one is itself.
         relpos = positions[0] if len(positions) == 1 else statistics.mean(positions)
-        units.append(Unit(lang, digest(f"{lang}\n{norm}\n{copy}"), members, concepts, contrast,
-                          frozenset(_NUMBER.findall(first["text"])),
-                          sentence_count(first["text"]), len(norm), first["date"], relpos,
-                          digest(f"{lang}\n{norm}")))
+        units.append(
+            Unit(
+                lang,
+                digest(f"{lang}\n{norm}\n{copy}"),
+                members,
+                concepts,
+                contrast,
+                frozenset(_NUMBER.findall(first["text"])),
+                sentence_count(first["text"]),
+                len(norm),
+                first["date"],
+                relpos,
+                digest(f"{lang}\n{norm}"),
+            )
+        )
     return sorted(units, key=lambda u: u.sort_key)
 
 
@@ -151,5 +196,3 @@ def source_lang(units: list[Unit]) -> str | None:
 
 def fingerprint(sig: tuple[str, ...]) -> str:
     return digest(",".join(sig), 6)
-
-

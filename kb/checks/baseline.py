@@ -37,19 +37,41 @@ def file_of(finding: Finding) -> str:
 
 def fingerprint(finding: Finding) -> str:
     """The finding's identity across edits elsewhere (see the module docstring)."""
-    key = json.dumps([finding.check, finding.severity, finding.lang, finding.card,
-                      PurePath(file_of(finding)).name, finding.excerpt, finding.group
-                      if not finding.ruling else ""], ensure_ascii=False)
+    key = json.dumps(
+        [
+            finding.check,
+            finding.severity,
+            finding.lang,
+            finding.card,
+            PurePath(file_of(finding)).name,
+            finding.excerpt,
+            finding.group if not finding.ruling else "",
+        ],
+        ensure_ascii=False,
+    )
     return hashlib.sha1(key.encode()).hexdigest()[:20]
 
 
 def write(path: str | Path, findings: list[Finding]) -> None:
     """Write ``findings`` as a baseline file."""
-    rows = [{"fingerprint": fingerprint(f), "id": f.id, "check": f.check,
-             "severity": f.severity, "lang": f.lang, "card": f.card, "file": file_of(f),
-             "excerpt": f.excerpt, "message": f.message} for f in findings]
-    Path(path).write_text(json.dumps({FORMAT_KEY: 1, "findings": rows}, ensure_ascii=False,
-                                     indent=1) + "\n", encoding="utf-8")
+    rows = [
+        {
+            "fingerprint": fingerprint(f),
+            "id": f.id,
+            "check": f.check,
+            "severity": f.severity,
+            "lang": f.lang,
+            "card": f.card,
+            "file": file_of(f),
+            "excerpt": f.excerpt,
+            "message": f.message,
+        }
+        for f in findings
+    ]
+    Path(path).write_text(
+        json.dumps({FORMAT_KEY: 1, "findings": rows}, ensure_ascii=False, indent=1) + "\n",
+        encoding="utf-8",
+    )
 
 
 def load(path: str | Path) -> Counter:
@@ -58,16 +80,20 @@ def load(path: str | Path) -> Counter:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise KbError([Problem(str(path), 0, f"cannot read the baseline: "
-                                             f"{exc.strerror or exc}")]) from None
+        raise KbError(
+            [Problem(str(path), 0, f"cannot read the baseline: {exc.strerror or exc}")]
+        ) from None
     except ValueError as exc:
         raise KbError([Problem(str(path), 0, f"not a baseline (bad JSON: {exc})")]) from None
-    if not isinstance(data, dict) or data.get(FORMAT_KEY) != 1 or not isinstance(
-            data.get("findings"), list):
-        raise KbError([Problem(str(path), 0, "not a baseline written by "
-                                             "`kb check --write-baseline`")])
-    return Counter(str(row.get("fingerprint")) for row in data["findings"]
-                   if isinstance(row, dict))
+    if (
+        not isinstance(data, dict)
+        or data.get(FORMAT_KEY) != 1
+        or not isinstance(data.get("findings"), list)
+    ):
+        raise KbError(
+            [Problem(str(path), 0, "not a baseline written by `kb check --write-baseline`")]
+        )
+    return Counter(str(row.get("fingerprint")) for row in data["findings"] if isinstance(row, dict))
 
 
 def split(findings: list[Finding], known: Counter) -> tuple[list[Finding], list[Finding]]:

@@ -22,9 +22,11 @@ from kb import store
 from kb.corpus.languages import is_source, lang_order
 from kb.errors import KbError
 
-_ROWS = ("SELECT r.id, r.lang, r.card_id, c.name AS card, r.date, r.text, r.source, r.line, "
-         "m.group_id FROM rulings r JOIN cards c ON c.id = r.card_id "
-         "LEFT JOIN memberships m ON m.ruling_id = r.id")
+_ROWS = (
+    "SELECT r.id, r.lang, r.card_id, c.name AS card, r.date, r.text, r.source, r.line, "
+    "m.group_id FROM rulings r JOIN cards c ON c.id = r.card_id "
+    "LEFT JOIN memberships m ON m.ruling_id = r.id"
+)
 
 
 def _rows(conn) -> list[dict]:
@@ -34,8 +36,13 @@ def _rows(conn) -> list[dict]:
 
 
 def _entry(row: dict) -> dict:
-    return {"card": row["card"], "date": row["date"], "source": f"{row['source']}:{row['line']}",
-            "group": row["group_id"], "text": row["text"]}
+    return {
+        "card": row["card"],
+        "date": row["date"],
+        "source": f"{row['source']}:{row['line']}",
+        "group": row["group_id"],
+        "text": row["text"],
+    }
 
 
 def changes(db, since: str | None = None, since_store: Path | None = None) -> dict:
@@ -54,19 +61,24 @@ def changes(db, since: str | None = None, since_store: Path | None = None) -> di
         for row in now:
             if row["date"] >= since:
                 report["languages"].setdefault(row["lang"], {"new or edited": []})[
-                    "new or edited"].append(_entry(row))
+                    "new or edited"
+                ].append(_entry(row))
     elif since_store is not None:  # always, as exactly one of the two is given
         if not Path(since_store).is_file():
             raise KbError(f"--since-store {since_store}: no such store")
         with store.read_only(since_store, rows=False) as conn:
             was = _rows(conn)
         kept_groups = _compare(report, was, now)
-        edited_sources = {r["group_id"] for r in now if is_source(r["lang"])
-                          and r["group_id"] in kept_groups["edited"]}
+        edited_sources = {
+            r["group_id"]
+            for r in now
+            if is_source(r["lang"]) and r["group_id"] in kept_groups["edited"]
+        }
         report["unchanged"] = kept_groups["unchanged"]
     report["outdated"] = outdated(now, edited_sources, report)
-    report["languages"] = dict(sorted(report["languages"].items(),
-                                      key=lambda kv: lang_order(kv[0])))
+    report["languages"] = dict(
+        sorted(report["languages"].items(), key=lambda kv: lang_order(kv[0]))
+    )
     return report
 
 
@@ -91,10 +103,12 @@ def _compare(report: dict, was: list[dict], now: list[dict]) -> dict:
     for r in left.values():
         by_group.setdefault((r["lang"], r["card_id"], r["group_id"]), []).append(r["id"])
     for row in pending:
-        bucket = report["languages"].setdefault(row["lang"], {"new": [], "edited": [],
-                                                              "removed": []})
-        ids = [i for i in by_group.get((row["lang"], row["card_id"], row["group_id"]), ())
-               if i in left]
+        bucket = report["languages"].setdefault(
+            row["lang"], {"new": [], "edited": [], "removed": []}
+        )
+        ids = [
+            i for i in by_group.get((row["lang"], row["card_id"], row["group_id"]), ()) if i in left
+        ]
         if ids:
             old = left.pop(ids[0])
             bucket["edited"].append(dict(_entry(row), was=_entry(old)))
@@ -103,7 +117,8 @@ def _compare(report: dict, was: list[dict], now: list[dict]) -> dict:
             bucket["new"].append(_entry(row))
     for old in left.values():
         report["languages"].setdefault(old["lang"], {"new": [], "edited": [], "removed": []})[
-            "removed"].append(_entry(old))
+            "removed"
+        ].append(_entry(old))
     return {"edited": edited_groups, "unchanged": same}
 
 
@@ -111,8 +126,11 @@ def outdated(rows: list[dict], edited_sources: set[str], report: dict) -> list[d
     """Translations older than their group's source, or whose source was edited since the
     other store while they were not."""
     sources = {r["group_id"]: r for r in rows if is_source(r["lang"]) and r["group_id"]}
-    edited = {(e["group"], lang) for lang, b in report["languages"].items()
-              for e in b.get("edited", []) + b.get("new", [])}
+    edited = {
+        (e["group"], lang)
+        for lang, b in report["languages"].items()
+        for e in b.get("edited", []) + b.get("new", [])
+    }
     out = []
     for row in sorted(rows, key=lambda r: (lang_order(r["lang"]), r["card"], r["source"])):
         source = sources.get(row["group_id"])
@@ -124,8 +142,14 @@ def outdated(rows: list[dict], edited_sources: set[str], report: dict) -> list[d
         elif row["group_id"] in edited_sources and (row["group_id"], row["lang"]) not in edited:
             why = "its source was edited since, this translation was not"
         if why:
-            out.append(dict(_entry(row), lang=row["lang"], reason=why,
-                            source_text=f"{source['source']}:{source['line']}"))
+            out.append(
+                dict(
+                    _entry(row),
+                    lang=row["lang"],
+                    reason=why,
+                    source_text=f"{source['source']}:{source['line']}",
+                )
+            )
     return out
 
 
@@ -136,12 +160,16 @@ def format_text(report: dict) -> str:
         for kind, entries in buckets.items():
             if entries:
                 lines.append(f"{lang}: {len(entries)} {kind}")
-                lines += [f"  {e['source']}  {e['card']}  {e['date']}  {_short(e['text'])}"
-                          for e in entries]
+                lines += [
+                    f"  {e['source']}  {e['card']}  {e['date']}  {_short(e['text'])}"
+                    for e in entries
+                ]
     if report["outdated"]:
         lines.append(f"{len(report['outdated'])} translation(s) older than their source:")
-        lines += [f"  {o['lang']}  {o['source']}  {o['card']}: {o['reason']} "
-                  f"({o['source_text']})" for o in report["outdated"]]
+        lines += [
+            f"  {o['lang']}  {o['source']}  {o['card']}: {o['reason']} ({o['source_text']})"
+            for o in report["outdated"]
+        ]
     if len(lines) == 1:
         lines.append("nothing changed")
     return "\n".join(lines) + "\n"

@@ -74,8 +74,13 @@ def _rule(path: Path, number: int, raw) -> Rule:
         re.compile(raw["pattern"])
     except re.error as exc:
         raise bad(f"pattern does not compile: {exc}") from None
-    return Rule(raw.get("id") or str(number), raw["pattern"], raw["message"],
-                raw.get("severity", "warning"), raw.get("lang"))
+    return Rule(
+        raw.get("id") or str(number),
+        raw["pattern"],
+        raw["message"],
+        raw.get("severity", "warning"),
+        raw.get("lang"),
+    )
 
 
 def check(corpus: Corpus):
@@ -83,11 +88,19 @@ def check(corpus: Corpus):
     if not rules:
         return
     compiled = [(rule, rule.regex) for rule in rules]
-    yield from per_text(corpus, lambda group, member: (
-        member.finding("checklist", rule.severity, f"[{rule.id}] {rule.message}",
-                       m.start(), m.end())
-        for rule, regex in compiled if rule.lang in (None, member.lang)
-        for m in regex.finditer(member.text) if m.end() > m.start()), across_groups=True)
+    yield from per_text(
+        corpus,
+        lambda group, member: (
+            member.finding(
+                "checklist", rule.severity, f"[{rule.id}] {rule.message}", m.start(), m.end()
+            )
+            for rule, regex in compiled
+            if rule.lang in (None, member.lang)
+            for m in regex.finditer(member.text)
+            if m.end() > m.start()
+        ),
+        across_groups=True,
+    )
 
 
 def digest(rules: list[Rule]) -> list:

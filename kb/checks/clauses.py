@@ -31,8 +31,11 @@ CHECKS = {
     "condition": "a condition or clause missing against the source or the other translations",
 }
 # "times" ("when" clauses) are conditions in time: reported as conditions, compared apart.
-_WHAT = {"negations": ("negation", "a negation"), "conditions": ("condition", "a condition"),
-         "times": ("condition", "a condition")}
+_WHAT = {
+    "negations": ("negation", "a negation"),
+    "conditions": ("condition", "a condition"),
+    "times": ("condition", "a condition"),
+}
 
 
 def check(corpus: Corpus):
@@ -105,8 +108,9 @@ def _by_sentence(text: str, lang: str, kind: str, spans) -> tuple[tuple, ...]:
     return tuple(tuple(f) for f in found)
 
 
-def _compare(kind: str, member: Member, source: Member | None, witnesses: list[Member],
-             pairs: list):
+def _compare(
+    kind: str, member: Member, source: Member | None, witnesses: list[Member], pairs: list
+):
     reported: set[tuple[int, int]] = set()
     for i in range(len(pairs[0].mine.spans)):
         # Per witness: (my count, theirs, their words, my span, my words, the witness) over the
@@ -118,16 +122,20 @@ def _compare(kind: str, member: Member, source: Member | None, witnesses: list[M
                 seen.append(None)
                 continue
             mine, at = _counts(member.text, member.lang, kind, pair.mine.spans, bead.mine)
-            theirs, words = _counts(witness.text, witness.lang, kind, pair.theirs.spans,
-                                    bead.theirs)
+            theirs, words = _counts(
+                witness.text, witness.lang, kind, pair.theirs.spans, bead.theirs
+            )
             seen.append((mine, theirs, words, pair.span(bead.mine), at, witness))
         from_source = seen[0] if source is not None else None
         rest = [s for s in (seen[1:] if source is not None else seen) if s is not None]
         if source is not None and from_source is None:
             continue  # the source has no counterpart of this sentence: sentence-count says so
         for fewer in (True, False) if kind == "negations" else (True,):
-            if not expected(_differs(from_source, fewer, kind) if source is not None else None,
-                            sum(_differs(s, fewer, kind) for s in rest), len(rest)):
+            if not expected(
+                _differs(from_source, fewer, kind) if source is not None else None,
+                sum(_differs(s, fewer, kind) for s in rest),
+                len(rest),
+            ):
                 continue
             seen_here = from_source or _agreed(rest, fewer, kind)
             if seen_here[3] in reported:
@@ -161,18 +169,28 @@ def _finding(kind: str, fewer: bool, member: Member, seen, agree: int, total: in
     check, what = _WHAT[kind]
     mine, theirs, words, span, at, witness = seen
     more_or_fewer = "more" if fewer else "fewer"
-    who = (f"the {witness.lang} source has {theirs}" if witness.is_source else
-           f"{agree} of the {total} other translations have {more_or_fewer} (the "
-           f"{witness.lang} one: {theirs})")
+    who = (
+        f"the {witness.lang} source has {theirs}"
+        if witness.is_source
+        else f"{agree} of the {total} other translations have {more_or_fewer} (the "
+        f"{witness.lang} one: {theirs})"
+    )
     if fewer:
         said = "”, “".join(witness.text[a:b] for a, b in words)
         severity = "error" if witness.is_source or mine == 0 else "warning"
         return member.finding(
-            check, severity, f"{what} missing: this sentence has {mine} where {who}: "
-                             f"expected as “{said}”", *span)
+            check,
+            severity,
+            f"{what} missing: this sentence has {mine} where {who}: expected as “{said}”",
+            *span,
+        )
     added = "”, “".join(member.text[a:b] for a, b in at)
     start, end = at[-1] if mine - theirs == 1 and len(at) == 1 else span
     severity = "error" if witness.is_source or theirs == 0 else "warning"
     return member.finding(
-        check, severity, f"{what} added: this sentence has {mine} (“{added}”) where {who}",
-        start, end)
+        check,
+        severity,
+        f"{what} added: this sentence has {mine} (“{added}”) where {who}",
+        start,
+        end,
+    )

@@ -26,7 +26,7 @@ from kb.checks.sentences import index_at, pairing, sentences
 
 CHECKS = {
     "sentence-count": "a sentence missing or added, or sentences split or merged, against the "
-                      "source or the other translations",
+    "source or the other translations",
     "missing-concept": "a concept the other translations mention is absent",
     "extra-concept": "a concept only this translation mentions",
 }
@@ -48,8 +48,7 @@ def _count(text: str) -> int:
     return len(sentences(text))
 
 
-def _sentence_count(corpus: Corpus, source: Member | None, member: Member,
-                    others: list[Member]):
+def _sentence_count(corpus: Corpus, source: Member | None, member: Member, others: list[Member]):
     own = _count(member.text)
     counts = Counter(_count(o.text) for o in others)
     if source is not None:
@@ -72,18 +71,25 @@ def _sentence_count(corpus: Corpus, source: Member | None, member: Member,
             a, b = theirs[bead.theirs[0]]
             start, end = pair.span((_before(pair.beads, bead),))
             yield member.finding(
-                "sentence-count", "error",
+                "sentence-count",
+                "error",
                 f"{own} sentence{'s' * (own != 1)} where {name} has {agreed}: no counterpart "
                 f"of its sentence {bead.theirs[0] + 1} “{_short(reference.text[a:b])}”, "
                 f"expected {'before' if bead is pair.beads[0] else 'after'} this one",
-                start, end)
+                start,
+                end,
+            )
             found = True
         elif not bead.theirs:
             start, end = pair.span(bead.mine)
             yield member.finding(
-                "sentence-count", "error",
+                "sentence-count",
+                "error",
                 f"{own} sentences where {name} has {agreed}: this sentence has no "
-                f"counterpart there (added, or moved from another ruling?)", start, end)
+                f"counterpart there (added, or moved from another ruling?)",
+                start,
+                end,
+            )
             found = True
     if not found:
         bead = next((b for b in pair.beads if len(b.mine) != len(b.theirs)), pair.beads[0])
@@ -91,16 +97,22 @@ def _sentence_count(corpus: Corpus, source: Member | None, member: Member,
         if len(bead.mine) > len(bead.theirs):
             what = f"its sentence {bead.theirs[0] + 1} is split in two here"
         else:
-            what = (f"its sentences {' and '.join(str(i + 1) for i in bead.theirs)} are one "
-                    f"sentence here")
+            what = (
+                f"its sentences {' and '.join(str(i + 1) for i in bead.theirs)} are one "
+                f"sentence here"
+            )
         yield member.finding(
-            "sentence-count", "warning",
-            f"{own} sentence{'s' * (own != 1)} where {name} has {agreed}: {what}", start, end)
+            "sentence-count",
+            "warning",
+            f"{own} sentence{'s' * (own != 1)} where {name} has {agreed}: {what}",
+            start,
+            end,
+        )
 
 
 def _before(beads, gap) -> int:
     """My sentence just before the bead ``gap`` (the first after it at the start)."""
-    mine = [i for bead in beads[:beads.index(gap)] for i in bead.mine]
+    mine = [i for bead in beads[: beads.index(gap)] for i in bead.mine]
     if mine:
         return mine[-1]
     return next(i for bead in beads for i in bead.mine)
@@ -119,24 +131,30 @@ def _concepts(corpus: Corpus, source: Member | None, member: Member, others: lis
             witness = _witness(corpus, source, concept_id) or holders[0]
             at = next(m for m in corpus.matches(witness) if m.concept == concept_id)
             start, end = pairing(corpus, member, witness).where(at.start)
-            replaced = terms.replacement(corpus, member, witness, others, concept_id, start,
-                                         end)
+            replaced = terms.replacement(corpus, member, witness, others, concept_id, start, end)
             if replaced is not None:
                 yield replaced
                 continue
             term = corpus.concept(concept_id).term(member.lang)
             where = ", ".join(sorted(o.lang for o in holders))
             yield member.finding(
-                "missing-concept", "warning",
+                "missing-concept",
+                "warning",
                 f"no “{term}” ({concept_id}) in this sentence, where the {where} translations "
-                f"have it{_said(witness, at)}", start, end)
+                f"have it{_said(witness, at)}",
+                start,
+                end,
+            )
     yield from _names(corpus, source, member, others, present)
     for match in corpus.matches(member):
         if seen[match.concept] == 0 and _first(corpus, member, match):
             yield member.finding(
-                "extra-concept", "info",
-                f"“{match.surface}” ({match.concept}) has no counterpart in the other "
-                f"translations", match.start, match.end)
+                "extra-concept",
+                "info",
+                f"“{match.surface}” ({match.concept}) has no counterpart in the other translations",
+                match.start,
+                match.end,
+            )
 
 
 def _concept_set(corpus: Corpus, member: Member) -> frozenset[str]:
@@ -149,11 +167,17 @@ def _concept_set(corpus: Corpus, member: Member) -> frozenset[str]:
     return found
 
 
-def _names(corpus: Corpus, source: Member | None, member: Member, others: list[Member],
-           present: frozenset[str]):
+def _names(
+    corpus: Corpus,
+    source: Member | None,
+    member: Member,
+    others: list[Member],
+    present: frozenset[str],
+):
     """Names kept in English (Undercity) said fewer times than the rest says them: the one
     missing, at the sentence where the others have it ("Подгород" for "Undercity" in one
     sentence, though another sentence keeps the name)."""
+
     def count(m: Member, concept_id: str) -> int:
         return sum(x.concept == concept_id for x in corpus.matches(m))
 
@@ -162,8 +186,9 @@ def _names(corpus: Corpus, source: Member | None, member: Member, others: list[M
             continue
         own = count(member, concept_id)
         more = [o for o in others if count(o, concept_id) > own]
-        if not expected(count(source, concept_id) > own if source is not None else None,
-                        len(more), len(others)):
+        if not expected(
+            count(source, concept_id) > own if source is not None else None, len(more), len(others)
+        ):
             continue
         witness = source if source is not None else more[0]
         pair = pairing(corpus, member, witness)
@@ -171,16 +196,26 @@ def _names(corpus: Corpus, source: Member | None, member: Member, others: list[M
         for at in (x for x in corpus.matches(witness) if x.concept == concept_id):
             start, end = pair.where(at.start)
             a, b = spans[index_at(spans, at.start)]
-            theirs = sum(a <= x.start < b and x.concept == concept_id
-                         for x in corpus.matches(witness))
-            if sum(start <= x.start < end and x.concept == concept_id
-                   for x in corpus.matches(member)) >= theirs:
+            theirs = sum(
+                a <= x.start < b and x.concept == concept_id for x in corpus.matches(witness)
+            )
+            if (
+                sum(
+                    start <= x.start < end and x.concept == concept_id
+                    for x in corpus.matches(member)
+                )
+                >= theirs
+            ):
                 continue
             found = terms.replacement(corpus, member, witness, others, concept_id, start, end)
             yield found or member.finding(
-                "missing-concept", "warning",
+                "missing-concept",
+                "warning",
                 f"no “{at.surface}” ({concept_id}) in this sentence, where "
-                f"{_who_has(witness, more)}", start, end)
+                f"{_who_has(witness, more)}",
+                start,
+                end,
+            )
             break
 
 

@@ -31,9 +31,15 @@ def check(corpus: Corpus):
             have = {copies[0].lang for copies in group.texts}
             for lang in languages:
                 if lang not in have and not is_source(lang):
-                    yield Finding("missing-translation", "warning", lang, group.id, "",
-                                  f"no {lang} translation of this ruling (it exists in "
-                                  f"{', '.join(sorted(have))})")
+                    yield Finding(
+                        "missing-translation",
+                        "warning",
+                        lang,
+                        group.id,
+                        "",
+                        f"no {lang} translation of this ruling (it exists in "
+                        f"{', '.join(sorted(have))})",
+                    )
         yield from _copied(group)
     if not corpus.partial:
         yield from twice(corpus.members)
@@ -51,9 +57,11 @@ def _copied(group):
         other = first.setdefault(_normal(member.text), member)
         if other is not member and other.lang != member.lang:
             for copy in copies:
-                yield copy.finding("duplicate-text", "error",
-                                   f"the same text as the {other.lang} translation: copied, "
-                                   f"not translated?")
+                yield copy.finding(
+                    "duplicate-text",
+                    "error",
+                    f"the same text as the {other.lang} translation: copied, not translated?",
+                )
 
 
 def twice(members):
@@ -66,5 +74,8 @@ def twice(members):
         key = (member.lang, member.card, normal[member.text])
         other = seen.setdefault(key, member)
         if other is not member:
-            yield member.finding("duplicate-text", "warning",
-                                 f"the same text appears twice for this card (also {other.source})")
+            yield member.finding(
+                "duplicate-text",
+                "warning",
+                f"the same text appears twice for this card (also {other.source})",
+            )

@@ -47,13 +47,21 @@ def _member(group, member: Member):
         return
     if swapped(member.date) == want:
         yield member.finding(
-            "date-mismatch", "error",
-            f"dated {member.date} where {who} {want}: day and month swapped?", 0, 0)
+            "date-mismatch",
+            "error",
+            f"dated {member.date} where {who} {want}: day and month swapped?",
+            0,
+            0,
+        )
         return
-    later = " (before its source: impossible for a translation)" if (
-        source is not None and member.date < want) else ""
+    later = (
+        " (before its source: impossible for a translation)"
+        if (source is not None and member.date < want)
+        else ""
+    )
     yield member.finding(
-        "date-mismatch", "warning", f"dated {member.date} where {who} {want}{later}", 0, 0)
+        "date-mismatch", "warning", f"dated {member.date} where {who} {want}{later}", 0, 0
+    )
 
 
 def swapped(iso: str) -> str | None:

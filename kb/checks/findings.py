@@ -63,20 +63,31 @@ class Finding:
     def id(self) -> str:
         """A digest of what the finding says and where: the same finding keeps its id from
         build to build (the ``findings`` table's key, ``id`` in every output format)."""
-        key = json.dumps([self.check, self.ruling, self.group, self.lang, self.start, self.end,
-                          self.message], ensure_ascii=False)
+        key = json.dumps(
+            [self.check, self.ruling, self.group, self.lang, self.start, self.end, self.message],
+            ensure_ascii=False,
+        )
         return hashlib.sha1(key.encode()).hexdigest()[:16]
 
     def moved(self, member: Member) -> Finding:
         """The same finding in ``member``, a copy of this finding's text (same language)."""
-        return replace(self, group=member.group, card=member.card, ruling=member.id,
-                       source=member.source)
+        return replace(
+            self, group=member.group, card=member.card, ruling=member.id, source=member.source
+        )
 
     @property
     def key(self) -> tuple:
         """Sort key: by ruling (group, language, card), then place in the text."""
-        return (self.group, self.lang, self.card, self.ruling, self.start, self.end,
-                self.check, self.message)
+        return (
+            self.group,
+            self.lang,
+            self.card,
+            self.ruling,
+            self.start,
+            self.end,
+            self.check,
+            self.message,
+        )
 
 
 @dataclass(frozen=True)
@@ -92,11 +103,23 @@ class Member:
     date: str = ""  # ISO 8601
     is_source: bool = False  # the group's original (the text the others translate)
 
-    def finding(self, check: str, severity: str, message: str, start: int = 0,
-                end: int | None = None) -> Finding:
+    def finding(
+        self, check: str, severity: str, message: str, start: int = 0, end: int | None = None
+    ) -> Finding:
         end = len(self.text) if end is None else end
-        return Finding(check, severity, self.lang, self.group, self.card, message,
-                       self.text[start:end], start, end, self.id, self.source)
+        return Finding(
+            check,
+            severity,
+            self.lang,
+            self.group,
+            self.card,
+            message,
+            self.text[start:end],
+            start,
+            end,
+            self.id,
+            self.source,
+        )
 
     @cached_property
     def words(self) -> list[re.Match]:
@@ -113,8 +136,11 @@ class Group:
         """The translations of ``member``: one per other language (a ruling shared by several
         cards has one text per card, and counting each would outvote the other languages).
         The source is not among them: see :attr:`source`."""
-        return [m for lang, m in self._first_per_language.items()
-                if lang != member.lang and not m.is_source]
+        return [
+            m
+            for lang, m in self._first_per_language.items()
+            if lang != member.lang and not m.is_source
+        ]
 
     @cached_property
     def source(self) -> Member | None:

@@ -25,12 +25,14 @@ def place(finding: Finding, text: str | None) -> dict:
     character (the column in characters, as SARIF's ``unicodeCodePoints``); empty when the
     finding has no ruling or its file is not known."""
     path = baseline.file_of(finding)
-    first = finding.source[len(path) + 1:]
+    first = finding.source[len(path) + 1 :]
     if not finding.ruling or not first.isdigit() or text is None:
         return {}
+
     def at(offset: int) -> tuple[int, int]:
         before = text[:offset]
         return int(first) + before.count("\n"), offset - (before.rfind("\n") + 1) + 1
+
     line, column = at(finding.start)
     end_line, end_column = at(max(finding.start, finding.end))
     return {"line": line, "column": column, "end_line": end_line, "end_column": end_column}
@@ -38,14 +40,20 @@ def place(finding: Finding, text: str | None) -> dict:
 
 def as_dict(finding: Finding, report: Report) -> dict:
     """A finding as the JSON lists it: its fields, id, fingerprint and place."""
-    return {**finding.to_dict(), "id": finding.id, "fingerprint": baseline.fingerprint(finding),
-            **place(finding, report.texts.get(finding.ruling))}
+    return {
+        **finding.to_dict(),
+        "id": finding.id,
+        "fingerprint": baseline.fingerprint(finding),
+        **place(finding, report.texts.get(finding.ruling)),
+    }
 
 
 def format_json(report: Report) -> str:
-    data = {"findings": [as_dict(f, report) for f in report.findings],
-            "accepted": [dict(as_dict(f, report), reason=s.reason) for f, s in report.accepted],
-            "baselined": [as_dict(f, report) for f in report.baselined]}
+    data = {
+        "findings": [as_dict(f, report) for f in report.findings],
+        "accepted": [dict(as_dict(f, report), reason=s.reason) for f, s in report.accepted],
+        "baselined": [as_dict(f, report) for f in report.baselined],
+    }
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -60,15 +68,15 @@ def format_text(report: Report, color: bool = False) -> str:
             heading = head
         severity = f"{f.severity:<7}"
         if color:
-            severity = click.style(severity, fg={"error": "red", "warning": "yellow"}.get(
-                f.severity, "cyan"))
+            severity = click.style(
+                severity, fg={"error": "red", "warning": "yellow"}.get(f.severity, "cyan")
+            )
         where = f" [{f.start}:{f.end}]" if f.excerpt else ""
         # Whole-ruling findings carry the whole text as excerpt: too long for a terminal.
         excerpt = f"  «{f.excerpt}»" if f.excerpt and len(f.excerpt) <= 80 else ""
         lines.append(f"  {severity} {f.check:<21} {f.message}{excerpt}{where}")
     counts = report.counts()
-    summary = (f"{counts['error']} error(s), {counts['warning']} warning(s), "
-               f"{counts['info']} info")
+    summary = f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} info"
     if report.accepted:
         summary += f"; {len(report.accepted)} accepted by suppressions"
     if report.baselined:

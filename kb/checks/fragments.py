@@ -69,8 +69,12 @@ def classify(word: str, lang: str) -> str:
 
 
 def check(corpus: Corpus):
-    return per_text(corpus, lambda group, member: () if member.lang == "en" else
-                    text_findings(corpus, group.others(member), member))
+    return per_text(
+        corpus,
+        lambda group, member: (
+            () if member.lang == "en" else text_findings(corpus, group.others(member), member)
+        ),
+    )
 
 
 def text_findings(corpus: Corpus, others: list[Member], member: Member):
@@ -95,18 +99,30 @@ def _finding(member: Member, run, english, start: int, end: int) -> Finding | No
     excerpt = member.text[start:end]
     if len(run) >= 2 and all(w.group(0)[0].isupper() for w in run):
         return member.finding(
-            "untranslated-name", "warning",
+            "untranslated-name",
+            "warning",
             f"English name “{excerpt}” in the {language} text, not in the glossary: translate "
-            f"it or list it as kept in English", start, end)
+            f"it or list it as kept in English",
+            start,
+            end,
+        )
     if len(english) >= 2:
         return member.finding(
-            "untranslated-fragment", "error",
-            f"English phrase “{excerpt}” left in the {language} text", start, end)
+            "untranslated-fragment",
+            "error",
+            f"English phrase “{excerpt}” left in the {language} text",
+            start,
+            end,
+        )
     word = english[0].group(0).lower()
     if zipf(word, "en") >= 4.0 and zipf(word, "en") - zipf(word, member.lang) >= 2.0:
         return member.finding(
-            "untranslated-fragment", "warning",
-            f"English word “{excerpt}” in the {language} text", start, end)
+            "untranslated-fragment",
+            "warning",
+            f"English word “{excerpt}” in the {language} text",
+            start,
+            end,
+        )
     return None
 
 
@@ -125,11 +141,13 @@ def _runs(member: Member, kept: list[tuple[int, int]]):
     run: list[re.Match] = []
     inside = _Spans(kept)
     for word in member.words + [None]:
-        kind = LOCAL if word is None or inside.holds(word) else classify(word.group(0),
-                                                                           member.lang)
+        kind = LOCAL if word is None or inside.holds(word) else classify(word.group(0), member.lang)
         # Whether the run goes on is asked only of a word that could extend it.
-        if word is not None and kind != LOCAL and (not run or _GAP.fullmatch(
-                member.text[run[-1].end():word.start()])):
+        if (
+            word is not None
+            and kind != LOCAL
+            and (not run or _GAP.fullmatch(member.text[run[-1].end() : word.start()]))
+        ):
             run.append(word)
             continue
         if not run and word is not None:
@@ -142,7 +160,7 @@ def _runs(member: Member, kept: list[tuple[int, int]]):
 
 def _trim(run: list[re.Match], lang: str) -> list[re.Match]:
     english = [i for i, w in enumerate(run) if classify(w.group(0), lang) == ENGLISH]
-    return run[english[0]:english[-1] + 1] if english else []
+    return run[english[0] : english[-1] + 1] if english else []
 
 
 class _Spans:

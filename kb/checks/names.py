@@ -21,8 +21,10 @@ from kb.checks import fragments
 from kb.checks.findings import Corpus, Member, Spans, char_before
 from kb.checks.synonyms import NEAR, synonym, who
 
-_NAME_RUN = re.compile(r"(?<![\w-])[A-ZÀ-ÞА-ЯЁ][\w’'-]+(?:(?:\s+(?:of|the|de|du|des|der|del))?"
-                       r"\s+[A-ZÀ-ÞА-ЯЁ][\w’'-]+)*")
+_NAME_RUN = re.compile(
+    r"(?<![\w-])[A-ZÀ-ÞА-ЯЁ][\w’'-]+(?:(?:\s+(?:of|the|de|du|des|der|del))?"
+    r"\s+[A-ZÀ-ÞА-ЯЁ][\w’'-]+)*"
+)
 _CAPITAL_WORDS = re.compile(r"(?<![\w-])[A-ZÀ-ÞА-ЯЁ][\w’'-]{3,}")
 
 
@@ -30,13 +32,12 @@ def name_runs(member: Member, start: int = 0, end: int | None = None):
     """Capitalised word groups ("Lost Mine of Phandelver") in ``start:end``, not at a
     sentence start: names."""
     for m in _NAME_RUN.finditer(member.text, start, len(member.text) if end is None else end):
-        before = char_before(member.text, m.start(), " «„“\"(")
+        before = char_before(member.text, m.start(), ' «„“"(')
         if before and before not in ".!?:…—":
             yield m
 
 
-def other_name(corpus: Corpus, member: Member, witness: Member, concept, start: int,
-               end: int):
+def other_name(corpus: Corpus, member: Member, witness: Member, concept, start: int, end: int):
     """A name kept in English (``concept``) missing from ``member``'s sentence, and another
     name there that the witness does not have: a misspelling of it (``term-synonym``), an
     English name (another card or room: ``wrong-term``), or a translation of it
@@ -54,13 +55,20 @@ def other_name(corpus: Corpus, member: Member, witness: Member, concept, start: 
         english = sum(fragments.classify(w, member.lang) == fragments.ENGLISH for w in words)
         if 2 * english > len(words):
             return member.finding(
-                "wrong-term", "error",
+                "wrong-term",
+                "error",
                 f"“{m.group(0)}”, another name, where the {who(witness)} has “{name}”",
-                m.start(), m.end())
+                m.start(),
+                m.end(),
+            )
         return member.finding(
-            "name-translated", "warning",
+            "name-translated",
+            "warning",
             f"“{m.group(0)}” where the {who(witness)} keeps the name “{name}”: the glossary "
-            f"keeps it in English", m.start(), m.end())
+            f"keeps it in English",
+            m.start(),
+            m.end(),
+        )
     return None
 
 
@@ -74,7 +82,7 @@ def misspelt(corpus: Corpus, member: Member):
             continue
         # The words from here, as many as the longest name has: split once per word, not
         # once per name (the rest of the text split again for each name was most of the time)
-        following = member.text[m.start():].split(None, most)[:most]
+        following = member.text[m.start() :].split(None, most)[:most]
         candidates: dict[int, str] = {}
         for concept, name, size in names:
             candidate = candidates.get(size)
@@ -83,8 +91,9 @@ def misspelt(corpus: Corpus, member: Member):
             if candidate == name or len(candidate) < 5 or abs(len(candidate) - len(name)) > 3:
                 continue
             if _misspelling(candidate, name):
-                yield synonym(member, concept, m.start(), m.start() + len(candidate),
-                              "the name misspelt")
+                yield synonym(
+                    member, concept, m.start(), m.start() + len(candidate), "the name misspelt"
+                )
 
 
 @lru_cache(maxsize=100_000)
@@ -103,6 +112,6 @@ def _kept_names(corpus: Corpus) -> list[tuple]:
     if found is None:
         concepts = corpus.glossary.concepts if corpus.glossary is not None else []
         found = corpus.cache["kept-names"] = [
-            (c, c.terms["en"][0], len(c.terms["en"][0].split())) for c in concepts
-            if c.keep_english]
+            (c, c.terms["en"][0], len(c.terms["en"][0].split())) for c in concepts if c.keep_english
+        ]
     return found

@@ -34,8 +34,18 @@ CHECKS = {
 }
 
 QUOTES_FILE = Path(__file__).resolve().parent.parent / "reference" / "quotes.toml"
-_PAIRS = [("«", "»"), ("„", "“"), ("„", "”"), ("“", "”"), ("”", "”"), ("‚", "‘"), ("‘", "’"),
-          ("‹", "›"), ("»", "«"), ('"', '"')]
+_PAIRS = [
+    ("«", "»"),
+    ("„", "“"),
+    ("„", "”"),
+    ("“", "”"),
+    ("”", "”"),
+    ("‚", "‘"),
+    ("‘", "’"),
+    ("‹", "›"),
+    ("»", "«"),
+    ('"', '"'),
+]
 _OPENER = re.compile("[" + re.escape("".join(sorted({o for o, _ in _PAIRS}))) + "]")
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])(['’])(?=[^\W\d_])")
 _NO_BREAK = "\u00a0\u202f"
@@ -54,8 +64,9 @@ def locale_quotes() -> dict[str, dict[str, tuple[str, str]]]:
     """{lang: {"primary": (open, close), "alternate": (open, close)}} from kb/quotes.toml."""
     with open(QUOTES_FILE, "rb") as handle:
         data = tomllib.load(handle)
-    return {lang: {kind: tuple(pair) for kind, pair in pairs.items()}
-            for lang, pairs in data.items()}
+    return {
+        lang: {kind: tuple(pair) for kind, pair in pairs.items()} for lang, pairs in data.items()
+    }
 
 
 @lru_cache(maxsize=8192)
@@ -93,7 +104,7 @@ def _opens(text: str, i: int) -> bool:
     after = text[i + 1] if i + 1 < len(text) else " "
     # An opening mark follows a space or an opening bracket and is followed by a non-space,
     # or by one space and a word (French spacing, "„ a l’initiative “" set the French way).
-    spaced = after in " \u00a0\u202f" and text[i + 2:i + 3].isalnum()
+    spaced = after in " \u00a0\u202f" and text[i + 2 : i + 3].isalnum()
     return (not before.isalnum()) and (spaced or not after.isspace()) and after != ""
 
 
@@ -120,10 +131,12 @@ def _closing(text: str, i: int, stop: int):
 def check(corpus: Corpus):
     style = corpus_style(corpus.total("quote-pairs", lambda: quote_pairs(corpus.members)))
     apostrophes = apostrophes_by_lang(
-        corpus.total("apostrophes", lambda: apostrophe_counts(corpus.members)))
+        corpus.total("apostrophes", lambda: apostrophe_counts(corpus.members))
+    )
     # A text's marks do not depend on its group: each text is looked at once in the corpus.
-    yield from per_text(corpus, lambda group, member: _member(member, style, apostrophes),
-                        across_groups=True)
+    yield from per_text(
+        corpus, lambda group, member: _member(member, style, apostrophes), across_groups=True
+    )
 
 
 def _member(member: Member, style: dict, apostrophes: dict):
@@ -156,7 +169,7 @@ def corpus_style(pairs: Counter) -> dict[str, tuple[str, str]]:
     style = {}
     for lang, counts in per_lang.items():
         # A two-thirds majority has no tie: which pair came first does not matter.
-        (pair, n), = counts.most_common(1)
+        ((pair, n),) = counts.most_common(1)
         if sum(counts.values()) >= 3 and n * 3 >= sum(counts.values()) * 2:
             style[lang] = pair
     return style
@@ -174,9 +187,13 @@ def _quote_style(member: Member, usual: tuple[str, str] | None):
         if q.pair == expected or q.pair in (primary, alternate) and q.depth > 0:
             if usual and q.depth == 0 and q.pair != usual:
                 yield member.finding(
-                    "quote-style", "warning",
+                    "quote-style",
+                    "warning",
                     f"quotation marks {shown}; the rest of the {member.lang} corpus uses "
-                    f"{usual[0]} {usual[1]}", q.start, q.end)
+                    f"{usual[0]} {usual[1]}",
+                    q.start,
+                    q.end,
+                )
             continue
         if q.pair == ('"', '"'):
             why = "straight quotes"
@@ -185,19 +202,27 @@ def _quote_style(member: Member, usual: tuple[str, str] | None):
         else:
             why = "not quotation marks of this locale"
         yield member.finding(
-            "quote-style", "warning",
-            f"quotation marks {shown}: {why}; CLDR {member.lang}: {cldr}", q.start, q.end)
+            "quote-style",
+            "warning",
+            f"quotation marks {shown}: {why}; CLDR {member.lang}: {cldr}",
+            q.start,
+            q.end,
+        )
 
 
 def _quote_punctuation(member: Member):
     for q in quotes(member.text):
         inside = member.text[q.end - 2]
-        before = member.text[:q.start].rstrip()
+        before = member.text[: q.start].rstrip()
         if inside in ".," and before and before[-1].isalpha():
             yield member.finding(
-                "quote-punctuation", "warning",
+                "quote-punctuation",
+                "warning",
                 f"“{inside}” inside the closing quotation mark, English style; in this "
-                f"language it goes after the mark", q.start, q.end)
+                f"language it goes after the mark",
+                q.start,
+                q.end,
+            )
 
 
 _FR_BEFORE = re.compile(r"(?P<space>[ \u00a0\u202f]?)(?P<mark>[;:!?»])")
@@ -212,8 +237,9 @@ def _french_spacing(member: Member):
             continue
         if m.group("mark") in "!?" and text[start - 1] in "!?":
             continue
-        yield from _fr_space(member, m.group("space"), m.start(), m.end(),
-                             f"before “{m.group('mark')}”")
+        yield from _fr_space(
+            member, m.group("space"), m.start(), m.end(), f"before “{m.group('mark')}”"
+        )
     for m in _FR_AFTER.finditer(text):
         yield from _fr_space(member, m.group("space"), m.start(), m.end(), "after “«”")
 
@@ -222,13 +248,22 @@ def _fr_space(member: Member, space: str, start: int, end: int, where: str):
     if space in _NO_BREAK and space:
         return
     if not space:
-        yield member.finding("french-spacing", "warning",
-                             f"no space {where}: French puts a narrow no-break space (U+202F) "
-                             f"there", start, end)
+        yield member.finding(
+            "french-spacing",
+            "warning",
+            f"no space {where}: French puts a narrow no-break space (U+202F) there",
+            start,
+            end,
+        )
     else:
-        yield member.finding("french-spacing", "info",
-                             f"breaking space {where}: use a no-break space (U+202F or U+00A0) "
-                             f"so the line cannot break there", start, end)
+        yield member.finding(
+            "french-spacing",
+            "info",
+            f"breaking space {where}: use a no-break space (U+202F or U+00A0) "
+            f"so the line cannot break there",
+            start,
+            end,
+        )
 
 
 def _between_digits(text: str, i: int) -> bool:
@@ -242,9 +277,13 @@ def _spacing(member: Member):
     for m in _SPACE_BEFORE.finditer(member.text):
         if m.start() == 0 or member.text[m.start() - 1] in "¿¡\n":
             continue
-        yield member.finding("punctuation-spacing", "warning",
-                             f"space before “{member.text[m.end() - 1]}”, French style",
-                             m.start(), m.end())
+        yield member.finding(
+            "punctuation-spacing",
+            "warning",
+            f"space before “{member.text[m.end() - 1]}”, French style",
+            m.start(),
+            m.end(),
+        )
 
 
 def apostrophe_counts(members) -> Counter:
@@ -271,9 +310,13 @@ def _apostrophes(member: Member, counts: Counter):
     for m in _APOSTROPHE.finditer(member.text):
         if m.group(1) != usual:
             yield member.finding(
-                "apostrophe-mix", "warning",
+                "apostrophe-mix",
+                "warning",
                 f"apostrophe {m.group(1)!s} where this language mostly uses {usual} "
-                f"({counts[usual]} to {counts[m.group(1)]})", m.start(), m.end())
+                f"({counts[usual]} to {counts[m.group(1)]})",
+                m.start(),
+                m.end(),
+            )
             return  # one per text is enough to point at it
 
 
@@ -288,5 +331,10 @@ def _inverted(member: Member):
         opening = "¿" if mark == "?" else "¡"
         if opening not in m.group(0):
             start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
-            yield member.finding("inverted-marks", "warning",
-                                 f"“{mark}” without an opening “{opening}”", start, m.end())
+            yield member.finding(
+                "inverted-marks",
+                "warning",
+                f"“{mark}” without an opening “{opening}”",
+                start,
+                m.end(),
+            )

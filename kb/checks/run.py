@@ -46,8 +46,9 @@ class Report:
         return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
 
 
-def run_checks(db: sqlite_utils.Database, accepted: Sequence[Suppression] = (),
-               checklist: Iterable[Rule] = ()) -> Report:
+def run_checks(
+    db: sqlite_utils.Database, accepted: Sequence[Suppression] = (), checklist: Iterable[Rule] = ()
+) -> Report:
     """Check every aligned ruling in the store; ``accepted`` are suppressions to apply,
     ``checklist`` the team's own rules (:mod:`kb.checks.checklist`)."""
     with no_cycle_collection():
@@ -95,22 +96,37 @@ def check_corpus(corpus: Corpus, accepted: Sequence[Suppression] = ()) -> Report
 def stale(accepted: Sequence[Suppression], used: set[int]) -> list[Finding]:
     """A ``stale-suppression`` finding for each of ``accepted`` whose index is not in ``used``
     (it accepted no finding): the file should not collect dead entries."""
-    return [Finding("stale-suppression", "info", s.lang or "", s.group or "", s.card or "",
-                    f"{s.where} accepts no finding of {s.check!r}; remove it")
-            for i, s in enumerate(accepted) if i not in used]
+    return [
+        Finding(
+            "stale-suppression",
+            "info",
+            s.lang or "",
+            s.group or "",
+            s.card or "",
+            f"{s.where} accepts no finding of {s.check!r}; remove it",
+        )
+        for i, s in enumerate(accepted)
+        if i not in used
+    ]
 
 
 def dedupe(found: list[Finding]) -> list[Finding]:
     """One finding per span: an English phrase reported as a fragment is not reported again as
     an English term, nor an English glossary term again as an unknown English name."""
     kept = list(dict.fromkeys(found))
-    for wider, narrower in (("untranslated-fragment", "english-term"),
-                            ("untranslated-fragment", "untranslated-name"),
-                            ("english-term", "untranslated-name")):
+    for wider, narrower in (
+        ("untranslated-fragment", "english-term"),
+        ("untranslated-fragment", "untranslated-name"),
+        ("english-term", "untranslated-name"),
+    ):
         spans: dict = {}  # by ruling: a corpus has thousands of findings of each kind
         for f in kept:
             if f.check == wider:
                 spans.setdefault(f.ruling, []).append((f.start, f.end))
-        kept = [f for f in kept if f.check != narrower or not any(
-            s < f.end and f.start < e for s, e in spans.get(f.ruling, ()))]
+        kept = [
+            f
+            for f in kept
+            if f.check != narrower
+            or not any(s < f.end and f.start < e for s, e in spans.get(f.ruling, ()))
+        ]
     return kept

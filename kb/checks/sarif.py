@@ -28,7 +28,9 @@ from kb.checks.findings import Finding
 from kb.checks.formats import place
 from kb.checks.run import Report
 
-SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SCHEMA = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -49,26 +51,52 @@ def format_sarif(report: Report) -> str:
     rules = sorted(CHECKS)
     results = [_result(f, report, rules, "new") for f in report.findings]
     results += [_result(f, report, rules, "unchanged") for f in report.baselined]
-    results += [dict(_result(f, report, rules, None), suppressions=[
-        {"kind": "external", "status": "accepted", "justification": s.reason}])
-        for f, s in report.accepted]
-    log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [{
-        "tool": {"driver": {
-            "name": "kb check", "version": __version__, "semanticVersion": __version__,
-            "rules": [{"id": rule, "shortDescription": {"text": CHECKS[rule]}}
-                      for rule in rules]}},
-        "columnKind": "unicodeCodePoints",
-        "results": results}]}
+    results += [
+        dict(
+            _result(f, report, rules, None),
+            suppressions=[{"kind": "external", "status": "accepted", "justification": s.reason}],
+        )
+        for f, s in report.accepted
+    ]
+    log = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "kb check",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "rules": [
+                            {"id": rule, "shortDescription": {"text": CHECKS[rule]}}
+                            for rule in rules
+                        ],
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
     return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
 
 
 def _result(finding: Finding, report: Report, rules: list[str], state: str | None) -> dict:
     where = place(finding, report.texts.get(finding.ruling))
-    result: dict = {"ruleId": finding.check, "ruleIndex": rules.index(finding.check),
-                    "level": _LEVEL[finding.severity], "message": {"text": finding.message},
-                    "partialFingerprints": {"kbFinding/v1": baseline.fingerprint(finding)},
-                    "properties": {"id": finding.id, "lang": finding.lang,
-                                   "card": finding.card, "group": finding.group}}
+    result: dict = {
+        "ruleId": finding.check,
+        "ruleIndex": rules.index(finding.check),
+        "level": _LEVEL[finding.severity],
+        "message": {"text": finding.message},
+        "partialFingerprints": {"kbFinding/v1": baseline.fingerprint(finding)},
+        "properties": {
+            "id": finding.id,
+            "lang": finding.lang,
+            "card": finding.card,
+            "group": finding.group,
+        },
+    }
     if state is not None:
         result["baselineState"] = state
     path = baseline.file_of(finding)
@@ -76,9 +104,12 @@ def _result(finding: Finding, report: Report, rules: list[str], state: str | Non
         physical: dict = {"artifactLocation": {"uri": uri(path)}}
         if where:
             physical["region"] = {
-                "startLine": where["line"], "startColumn": where["column"],
-                "endLine": where["end_line"], "endColumn": where["end_column"],
-                **({"snippet": {"text": finding.excerpt}} if finding.excerpt else {})}
+                "startLine": where["line"],
+                "startColumn": where["column"],
+                "endLine": where["end_line"],
+                "endColumn": where["end_column"],
+                **({"snippet": {"text": finding.excerpt}} if finding.excerpt else {}),
+            }
         result["locations"] = [{"physicalLocation": physical}]
     return result
 
@@ -94,8 +125,12 @@ def format_github(report: Report) -> str:
             relative = uri(path)
             props.append(f"file={_property(path if relative.startswith('file:') else relative)}")
         if where:
-            props += [f"line={where['line']}", f"col={where['column']}",
-                      f"endLine={where['end_line']}", f"endColumn={where['end_column']}"]
+            props += [
+                f"line={where['line']}",
+                f"col={where['column']}",
+                f"endLine={where['end_line']}",
+                f"endColumn={where['end_column']}",
+            ]
         props.append(f"title={_property(f'{f.check} [{f.lang}] {f.id}')}")
         lines.append(f"::{_COMMAND[f.severity]} {','.join(props)}::{_data(f.message)}")
     return "".join(line + "\n" for line in lines)

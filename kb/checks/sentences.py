@@ -133,8 +133,11 @@ def align(mine: Side, theirs: Side) -> tuple[Bead, ...]:
             for (di, dj), penalty in SHAPES.items():
                 if i + di > n or j + dj > m:
                     continue
-                step = cost[i][j] + penalty + _bead_cost(mine, theirs, range(i, i + di),
-                                                         range(j, j + dj), unit)
+                step = (
+                    cost[i][j]
+                    + penalty
+                    + _bead_cost(mine, theirs, range(i, i + di), range(j, j + dj), unit)
+                )
                 if step < cost[i + di][j + dj]:
                     cost[i + di][j + dj], back[i + di][j + dj] = step, (di, dj)
     beads, i, j = [], n, m
@@ -160,8 +163,12 @@ def _paired(beads: list[Bead]) -> tuple[Bead, ...]:
     out: list[Bead] = []
     for bead in beads:
         last = out[-1] if out else None
-        if last is not None and len(last.mine) + len(bead.mine) == 1 and \
-                len(last.theirs) + len(bead.theirs) == 1 and not (last.mine and last.theirs):
+        if (
+            last is not None
+            and len(last.mine) + len(bead.mine) == 1
+            and len(last.theirs) + len(bead.theirs) == 1
+            and not (last.mine and last.theirs)
+        ):
             out[-1] = Bead(last.mine + bead.mine, last.theirs + bead.theirs)
         else:
             out.append(bead)
@@ -260,8 +267,9 @@ def _side(corpus, member) -> Side:
     if found is None:
         if len(cache) >= PAIRINGS_KEPT:
             cache.clear()
-        found = cache[key] = Side.of(member.text, corpus.matches(member),
-                                     1 / length_factor(member.lang))
+        found = cache[key] = Side.of(
+            member.text, corpus.matches(member), 1 / length_factor(member.lang)
+        )
     return found
 
 

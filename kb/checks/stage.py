@@ -29,8 +29,11 @@ def build_stage(ctx) -> None:
 def _build_stage(ctx) -> None:
     files = suppressions.discover(ctx.corpus)
     accepted = [s for path in files for s in suppressions.load(path)]
-    rules = [r for path in suppressions.discover(ctx.corpus, checklist.FILE_NAME)
-             for r in checklist.load(path)]
+    rules = [
+        r
+        for path in suppressions.discover(ctx.corpus, checklist.FILE_NAME)
+        for r in checklist.load(path)
+    ]
     changed = ctx.changed_groups
     if changed is not None and update.update(ctx, accepted, changed, rules):
         return

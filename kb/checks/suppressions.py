@@ -41,8 +41,10 @@ class Suppression:
     def accepts(self, finding) -> bool:
         if finding.check != self.check:
             return False
-        if any(getattr(self, key) is not None and getattr(self, key) != getattr(finding, key)
-               for key in ("lang", "card", "group")):
+        if any(
+            getattr(self, key) is not None and getattr(self, key) != getattr(finding, key)
+            for key in ("lang", "card", "group")
+        ):
             return False
         return self.excerpt is None or self.excerpt in finding.excerpt
 
@@ -53,8 +55,9 @@ def load(path: str | Path) -> list[Suppression]:
     data = read_toml(path)
     extra = set(data) - {"accept"}
     if extra:
-        raise KbError([Problem(str(path), 0, f"unknown table {min(extra)!r} "
-                                             f"(only [[accept]] entries)")])
+        raise KbError(
+            [Problem(str(path), 0, f"unknown table {min(extra)!r} (only [[accept]] entries)")]
+        )
     entries = data.get("accept", [])
     if not isinstance(entries, list):
         raise KbError([Problem(str(path), 0, "accept must be an array of tables: [[accept]]")])
@@ -88,8 +91,9 @@ def discover(paths, name: str = FILE_NAME) -> list[Path]:
     """Suppressions files (or other files called ``name``) next to the given corpus files, or
     in a folder above them."""
     # A corpus is 10,000 files in a few folders: each folder is resolved once.
-    named = dict.fromkeys(str(raw) if os.path.isdir(raw) else os.path.dirname(str(raw)) or "."
-                          for raw in paths)
+    named = dict.fromkeys(
+        str(raw) if os.path.isdir(raw) else os.path.dirname(str(raw)) or "." for raw in paths
+    )
     folders = [Path(folder).resolve() for folder in named]
     found = []
     for folder in dict.fromkeys(folders):

@@ -37,8 +37,9 @@ def forbidden(corpus: Corpus, member: Member, start: int = 0, end: int | None = 
     end = len(member.text) if end is None else end
     for concept, regex in _forbidden_terms(corpus, member.lang):
         for m in regex.finditer(member.text, start, end):
-            yield synonym(member, concept, m.start(), m.end(), "a term the glossary "
-                          "forbids for this concept")
+            yield synonym(
+                member, concept, m.start(), m.end(), "a term the glossary forbids for this concept"
+            )
 
 
 def _forbidden_terms(corpus: Corpus, lang: str) -> list[tuple]:
@@ -48,8 +49,11 @@ def _forbidden_terms(corpus: Corpus, lang: str) -> list[tuple]:
     found = corpus.cache.get(key)
     if found is None:
         concepts = corpus.glossary.concepts if corpus.glossary is not None else []
-        found = corpus.cache[key] = [(concept, term_regex(pattern)) for concept in concepts
-                                     for pattern in concept.forbidden.get(lang, ())]
+        found = corpus.cache[key] = [
+            (concept, term_regex(pattern))
+            for concept in concepts
+            for pattern in concept.forbidden.get(lang, ())
+        ]
     return found
 
 
@@ -57,9 +61,13 @@ def synonym(member: Member, concept, start: int, end: int, why: str):
     """The ``term-synonym`` finding for ``member.text[start:end]`` in place of ``concept``'s
     term, ``why`` saying how it was recognised."""
     return member.finding(
-        "term-synonym", "warning",
+        "term-synonym",
+        "warning",
         f"“{member.text[start:end]}” where the glossary has “{concept.term(member.lang)}” "
-        f"({concept.id}): {why}", start, end)
+        f"({concept.id}): {why}",
+        start,
+        end,
+    )
 
 
 def who(witness: Member) -> str:
@@ -67,14 +75,16 @@ def who(witness: Member) -> str:
     return f"{witness.lang} {'source' if witness.is_source else 'translation'}"
 
 
-def near(member: Member, corpus: Corpus, concept, start: int,
-         end: int) -> tuple[int, int] | None:
+def near(member: Member, corpus: Corpus, concept, start: int, end: int) -> tuple[int, int] | None:
     """The word group of ``start:end`` most like one of the concept's terms in the member's
     language (a shared long word or compound part, or a near spelling), outside other
     glossary matches; (start, end) or None."""
     taken = [(m.start, m.end) for m in corpus.matches(member)]
-    words = [w for w in member.words if start <= w.start() and w.end() <= end
-             and not any(a <= w.start() < b for a, b in taken)]
+    words = [
+        w
+        for w in member.words
+        if start <= w.start() and w.end() <= end and not any(a <= w.start() < b for a, b in taken)
+    ]
     best: tuple[int, int] | None = None
     best_score = 0.0
     for term in concept.terms.get(member.lang) or concept.terms["en"]:
@@ -82,7 +92,7 @@ def near(member: Member, corpus: Corpus, concept, start: int,
         for i in range(len(words)):
             for j in range(i, min(len(words), i + size + 1)):
                 a, b = words[i].start(), words[j].end()
-                if any(ch in ".,;:!?()«»“”„\"" for ch in member.text[a:b]):
+                if any(ch in '.,;:!?()«»“”„"' for ch in member.text[a:b]):
                     break
                 candidate = member.text[a:b]
                 # A word more than the term has (an article) must earn its place.
@@ -90,8 +100,10 @@ def near(member: Member, corpus: Corpus, concept, start: int,
                 # The ratio's upper bounds (from the lengths, then from the letters) first:
                 # a group that cannot beat the best so far is not matched letter by letter.
                 mine, theirs = candidate.lower(), term.lower()
-                if 2.0 * min(len(mine), len(theirs)) / (len(mine) + len(theirs)) - penalty \
-                        <= best_score:
+                if (
+                    2.0 * min(len(mine), len(theirs)) / (len(mine) + len(theirs)) - penalty
+                    <= best_score
+                ):
                     continue
                 ratio = _ratio(mine, theirs)
                 score = ratio - penalty
@@ -111,9 +123,12 @@ def _ratio(a: str, b: str) -> float:
 def _shares_part(candidate: str, term: str) -> bool:
     """A long word, or the head of a compound (its last letters), in both."""
     a, b = candidate.lower(), term.lower()
-    if {w for w in a.split() if len(w) >= _MIN_SHARED} & {w for w in b.split()
-                                                          if len(w) >= _MIN_SHARED}:
+    if {w for w in a.split() if len(w) >= _MIN_SHARED} & {
+        w for w in b.split() if len(w) >= _MIN_SHARED
+    }:
         return True
-    head = next((b[-k:] for k in range(min(len(a), len(b)), _MIN_SHARED - 1, -1)
-                 if a.endswith(b[-k:])), None)
+    head = next(
+        (b[-k:] for k in range(min(len(a), len(b)), _MIN_SHARED - 1, -1) if a.endswith(b[-k:])),
+        None,
+    )
     return head is not None and " " not in head

@@ -55,8 +55,9 @@ def findings_of_groups(db: sqlite_utils.Database, groups: list[str]) -> list[dic
     them. An incremental site build reads these instead of all 36,000 at 100k rulings."""
     found = []
     for chunk in store.chunks(groups):
-        found += _stored(db, f'WHERE accepted IS NULL AND "group" IN '
-                             f'({", ".join("?" * len(chunk))})', chunk)
+        found += _stored(
+            db, f'WHERE accepted IS NULL AND "group" IN ({", ".join("?" * len(chunk))})', chunk
+        )
     return sorted(found, key=_order)
 
 
@@ -64,16 +65,22 @@ def stray_findings(db: sqlite_utils.Database) -> list[dict]:
     """The stored findings (not accepted) of no group the store has: corpus-wide ones."""
     if "groups" not in db.table_names():
         return findings(db)
-    return _stored(db, 'WHERE accepted IS NULL AND ("group" IS NULL OR "group" NOT IN '
-                       "(SELECT id FROM groups))", [])
+    return _stored(
+        db,
+        'WHERE accepted IS NULL AND ("group" IS NULL OR "group" NOT IN (SELECT id FROM groups))',
+        [],
+    )
 
 
 def _stored(db: sqlite_utils.Database, where: str, values: list) -> list[dict]:
     """Rows of the findings table as dicts, without their id, in :func:`findings`' order."""
     # Plain tuples, not sqlite-utils' dict per row (36,000 rows at 100k rulings); SQLite's
     # order first, then Python's (the same order, found by one pass over sorted input).
-    cursor = db.conn.execute(f'SELECT * FROM [{TABLE}] {where} ORDER BY "group", lang, card, '
-                             'ruling, start, "end", "check", message', values)
+    cursor = db.conn.execute(
+        f'SELECT * FROM [{TABLE}] {where} ORDER BY "group", lang, card, '
+        'ruling, start, "end", "check", message',
+        values,
+    )
     names = [column[0] for column in cursor.description]
     rows = [dict(zip(names, record)) for record in cursor]
     for stored in rows:
@@ -82,5 +89,13 @@ def _stored(db: sqlite_utils.Database, where: str, values: list) -> list[dict]:
 
 
 def _order(r: dict) -> tuple:
-    return (r["group"], r["lang"], r["card"], r["ruling"], r["start"], r["end"], r["check"],
-            r["message"])
+    return (
+        r["group"],
+        r["lang"],
+        r["card"],
+        r["ruling"],
+        r["start"],
+        r["end"],
+        r["check"],
+        r["message"],
+    )

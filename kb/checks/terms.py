@@ -56,8 +56,9 @@ def _member(corpus: Corpus, group, member: Member, usage: Counter):
     yield from misspelt(corpus, member)
     for match in corpus.matches(member):
         concept = corpus.concept(match.concept)
-        finding = (_english(corpus, group.others(member), member, match, concept)
-                   or _variant(member, match, concept, usage))
+        finding = _english(corpus, group.others(member), member, match, concept) or _variant(
+            member, match, concept, usage
+        )
         if finding is not None:
             yield finding
 
@@ -68,13 +69,19 @@ def _english(corpus, others, member: Member, match, concept):
     local = concept.term(member.lang)
     if _is_term(match.surface, local) or _own_match(corpus, member, match):
         return None
-    translated = sorted(o.lang for o in others if any(
-        m.concept == concept.id and m.lang == o.lang for m in corpus.matches(o)))
+    translated = sorted(
+        o.lang
+        for o in others
+        if any(m.concept == concept.id and m.lang == o.lang for m in corpus.matches(o))
+    )
     also = f"; translated in {', '.join(translated)}" if translated else ""
     return member.finding(
-        "english-term", "warning",
+        "english-term",
+        "warning",
         f"English term “{match.surface}” where the glossary has “{local}”{also}",
-        match.start, match.end)
+        match.start,
+        match.end,
+    )
 
 
 def _variant(member: Member, match, concept, usage: Counter):
@@ -85,15 +92,28 @@ def _variant(member: Member, match, concept, usage: Counter):
     preferred = terms[0]
     if concept.keep_english:
         return member.finding(
-            "name-translated", "warning",
+            "name-translated",
+            "warning",
             f"“{match.surface}” is a name the glossary keeps in English: “{preferred}”",
-            match.start, match.end)
-    counts = ", ".join(f"“{terms[i]}” {n}×" for i, n in sorted(
-        (i, n) for (lang, cid, i), n in usage.items() if lang == member.lang and cid == concept.id))
+            match.start,
+            match.end,
+        )
+    counts = ", ".join(
+        f"“{terms[i]}” {n}×"
+        for i, n in sorted(
+            (i, n)
+            for (lang, cid, i), n in usage.items()
+            if lang == member.lang and cid == concept.id
+        )
+    )
     return member.finding(
-        "term-variant", "info",
+        "term-variant",
+        "info",
         f"“{match.surface}” is an alternative term; the glossary prefers “{preferred}” "
-        f"(in this language: {counts})", match.start, match.end)
+        f"(in this language: {counts})",
+        match.start,
+        match.end,
+    )
 
 
 def term_usage(corpus: Corpus, members) -> Counter:
@@ -111,8 +131,13 @@ def term_usage(corpus: Corpus, members) -> Counter:
 
 def _own_match(corpus: Corpus, member: Member, match) -> bool:
     """The English surface is also the language's own term here (Italian "dungeon")."""
-    return any(m.concept == match.concept and m.lang == member.lang and
-               m.start <= match.start and match.end <= m.end for m in corpus.matches(member))
+    return any(
+        m.concept == match.concept
+        and m.lang == member.lang
+        and m.start <= match.start
+        and match.end <= m.end
+        for m in corpus.matches(member)
+    )
 
 
 def _term_index(surface: str, terms: list[str]) -> int | None:
@@ -126,8 +151,15 @@ def _is_term(surface: str, term: str) -> bool:
     return bool(term_regex(term).fullmatch(surface))
 
 
-def replacement(corpus: Corpus, member: Member, witness: Member, others: list[Member],
-                concept_id: str, start: int, end: int):
+def replacement(
+    corpus: Corpus,
+    member: Member,
+    witness: Member,
+    others: list[Member],
+    concept_id: str,
+    start: int,
+    end: int,
+):
     """What stands in ``member``'s sentence ``start:end`` for the concept ``concept_id`` that
     ``witness`` (the source, or one of the translations ``others``) names and the sentence
     lacks: another concept's term that neither the source nor the other translations name
@@ -137,15 +169,20 @@ def replacement(corpus: Corpus, member: Member, witness: Member, others: list[Me
     source = witness if witness.is_source else None
     for match in corpus.matches(member):
         if start <= match.start < end and unexpected(
-                _names(corpus, source, match.concept) if source else None,
-                sum(_names(corpus, o, match.concept) for o in others), len(others)):
+            _names(corpus, source, match.concept) if source else None,
+            sum(_names(corpus, o, match.concept) for o in others),
+            len(others),
+        ):
             said = next(m.surface for m in corpus.matches(witness) if m.concept == concept_id)
             other = corpus.concept(match.concept)
             return member.finding(
-                "wrong-term", "error",
+                "wrong-term",
+                "error",
                 f"“{match.surface}” ({other.id}) where the {who(witness)} has “{said}” "
                 f"({concept_id}): expected “{concept.term(member.lang)}”",
-                match.start, match.end)
+                match.start,
+                match.end,
+            )
     found = next(iter(forbidden(corpus, member, start, end)), None)
     if found is not None:
         return found

@@ -58,8 +58,7 @@ def store_state(db: sqlite_utils.Database, corpus: Corpus, accepted) -> None:
 def save_frequencies(folder: Path) -> None:
     """Write the word frequencies the checks looked up, for the next build (a cache)."""
     rows = sorted([word, lang, value] for (word, lang), value in fragments.FREQUENCIES.items())
-    (folder / FREQUENCIES_FILE).write_text(json.dumps(rows, ensure_ascii=False),
-                                           encoding="utf-8")
+    (folder / FREQUENCIES_FILE).write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
 
 
 def load_frequencies(folder: Path) -> None:
@@ -73,9 +72,18 @@ def load_frequencies(folder: Path) -> None:
 
 
 def _write_state(db, totals: dict, accepted, rules) -> None:
-    rows = [{"name": name, "value": json.dumps(
-        value if name == "languages" else sorted([list(k), n] for k, n in value.items() if n > 0),
-        ensure_ascii=False)} for name, value in totals.items()]
+    rows = [
+        {
+            "name": name,
+            "value": json.dumps(
+                value
+                if name == "languages"
+                else sorted([list(k), n] for k, n in value.items() if n > 0),
+                ensure_ascii=False,
+            ),
+        }
+        for name, value in totals.items()
+    ]
     rows.append({"name": "suppressions", "value": _suppression_key(accepted, rules)})
     with db.conn:
         db.execute(f"DROP TABLE IF EXISTS {STATE}")
@@ -86,8 +94,11 @@ def _write_state(db, totals: dict, accepted, rules) -> None:
 def _suppression_key(accepted, rules=()) -> str:
     """A digest of the suppressions and the team's checklist rules: what decides findings
     besides the corpus."""
-    raw = json.dumps([[s.check, s.reason, s.lang, s.card, s.group, s.excerpt, s.where]
-                      for s in accepted] + checklist.digest(list(rules)), ensure_ascii=False)
+    raw = json.dumps(
+        [[s.check, s.reason, s.lang, s.card, s.group, s.excerpt, s.where] for s in accepted]
+        + checklist.digest(list(rules)),
+        ensure_ascii=False,
+    )
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -107,13 +118,18 @@ def effective(totals: dict, glossary) -> list:
     term usage only where a term-variant finding cites it (an alternative term is used, of a
     concept not kept in English), apostrophe counts only where a language mixes them."""
     usage = totals.get("term-usage", Counter())
-    variant = {(lang, concept) for (lang, concept, index), n in usage.items()
-               if index and n > 0 and not (glossary and glossary.get(concept).keep_english)}
+    variant = {
+        (lang, concept)
+        for (lang, concept, index), n in usage.items()
+        if index and n > 0 and not (glossary and glossary.get(concept).keep_english)
+    }
     apostrophes = punctuation.apostrophes_by_lang(totals.get("apostrophes", Counter()))
-    return [totals.get("languages"),
-            sorted(punctuation.corpus_style(totals.get("quote-pairs", Counter())).items()),
-            sorted((lang, sorted(c.items())) for lang, c in apostrophes.items() if len(c) >= 2),
-            sorted((k, n) for k, n in usage.items() if k[:2] in variant and n > 0)]
+    return [
+        totals.get("languages"),
+        sorted(punctuation.corpus_style(totals.get("quote-pairs", Counter())).items()),
+        sorted((lang, sorted(c.items())) for lang, c in apostrophes.items() if len(c) >= 2),
+        sorted((k, n) for k, n in usage.items() if k[:2] in variant and n > 0),
+    ]
 
 
 def update(ctx, accepted, changed_groups: set[str], rules=()) -> bool:
@@ -122,8 +138,12 @@ def update(ctx, accepted, changed_groups: set[str], rules=()) -> bool:
     db = ctx.db
     state = _read_state(db)
     previous = ctx.previous
-    if (state is None or TABLE not in db.table_names() or previous is None
-            or state["suppressions"] != _suppression_key(accepted, rules)):
+    if (
+        state is None
+        or TABLE not in db.table_names()
+        or previous is None
+        or state["suppressions"] != _suppression_key(accepted, rules)
+    ):
         return False
     sources = sorted(ctx.changed_sources or ())
     glossary = load_glossary()
@@ -153,8 +173,13 @@ def update(ctx, accepted, changed_groups: set[str], rules=()) -> bool:
 
 def _twice_cards(db) -> set[tuple[str, str]]:
     """(lang, card) of the stored "entered twice" findings."""
-    return {tuple(r) for r in db.execute(f"SELECT DISTINCT lang, card FROM {TABLE} WHERE "
-                                         f"[check] = 'duplicate-text' AND severity = 'warning'")}
+    return {
+        tuple(r)
+        for r in db.execute(
+            f"SELECT DISTINCT lang, card FROM {TABLE} WHERE "
+            f"[check] = 'duplicate-text' AND severity = 'warning'"
+        )
+    }
 
 
 def _moved_cards(db, previous: Path, cards: set[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -166,32 +191,52 @@ def _moved_cards(db, previous: Path, cards: set[tuple[str, str]]) -> set[tuple[s
     the other 10,000 copies to another group).
     """
     ids = sorted(store.card_id(lang, name) for lang, name in cards)
-    now = _select(db, "SELECT r.id, m.group_id, r.lang, c.name FROM rulings r JOIN cards c ON "
-                      "c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id "
-                      "WHERE r.card_id IN {}", ids)
+    now = _select(
+        db,
+        "SELECT r.id, m.group_id, r.lang, c.name FROM rulings r JOIN cards c ON "
+        "c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id "
+        "WHERE r.card_id IN {}",
+        ids,
+    )
     with store.read_only(previous) as conn:
-        was = dict(_select(conn, "SELECT ruling_id, group_id FROM memberships "
-                                 "WHERE ruling_id IN {}", [r[0] for r in now]))
+        was = dict(
+            _select(
+                conn,
+                "SELECT ruling_id, group_id FROM memberships WHERE ruling_id IN {}",
+                [r[0] for r in now],
+            )
+        )
     return {(lang, card) for rid, gid, lang, card in now if was.get(rid) != gid}
 
 
-def _check_groups(db, ids: list[str], glossary, totals: dict, accepted,
-                  cards: set[tuple[str, str]], rules=()) -> None:
+def _check_groups(
+    db, ids: list[str], glossary, totals: dict, accepted, cards: set[tuple[str, str]], rules=()
+) -> None:
     groups = aligned_groups(db, ids)
-    corpus = Corpus(groups=groups, glossary=glossary, totals=dict(totals), partial=True,
-                    checklist=list(rules))
+    corpus = Corpus(
+        groups=groups, glossary=glossary, totals=dict(totals), partial=True, checklist=list(rules)
+    )
     found = [f for family in FAMILIES for f in family.check(corpus)]
     # Texts entered twice: over the cards whose rulings or their groups changed.
     found += list(coverage.twice(members_of_cards(db, cards)))
     found = dedupe(found)
     with db.conn:
-        _delete(db, f'DELETE FROM {TABLE} WHERE "group" IN {{}} AND NOT ([check] = '
-                    f"'duplicate-text' AND severity = 'warning')", ids)
+        _delete(
+            db,
+            f'DELETE FROM {TABLE} WHERE "group" IN {{}} AND NOT ([check] = '
+            f"'duplicate-text' AND severity = 'warning')",
+            ids,
+        )
         # One scan for the cards' old findings (the table has no index by card).
-        twice = db.execute(f"SELECT id, lang, card FROM {TABLE} WHERE [check] = "
-                           f"'duplicate-text' AND severity = 'warning'").fetchall()
-        _delete(db, f"DELETE FROM {TABLE} WHERE id IN {{}}",
-                [fid for fid, lang, card in twice if (lang, card) in cards])
+        twice = db.execute(
+            f"SELECT id, lang, card FROM {TABLE} WHERE [check] = "
+            f"'duplicate-text' AND severity = 'warning'"
+        ).fetchall()
+        _delete(
+            db,
+            f"DELETE FROM {TABLE} WHERE id IN {{}}",
+            [fid for fid, lang, card in twice if (lang, card) in cards],
+        )
         db.execute(f"DELETE FROM {TABLE} WHERE [check] = 'stale-suppression'")
         rows = []
         for finding in found:
@@ -205,8 +250,11 @@ def _stale(db, accepted) -> list[Finding]:
     """Suppressions that accept no stored finding (the first that accepts one uses it)."""
     used: set[int] = set()
     checks = sorted({s.check for s in accepted})
-    for values in _select(db, f"SELECT {', '.join(f'[{c}]' for c in FIELDS)} FROM {TABLE} "
-                              'WHERE "check" IN {}', checks):
+    for values in _select(
+        db,
+        f'SELECT {", ".join(f"[{c}]" for c in FIELDS)} FROM {TABLE} WHERE "check" IN {{}}',
+        checks,
+    ):
         finding = Finding(**dict(zip(FIELDS, values)))
         rule = next((i for i, s in enumerate(accepted) if s.accepts(finding)), None)
         if rule is not None:
@@ -219,18 +267,30 @@ def members_of_cards(db, cards: set[tuple[str, str]]):
     them: where texts entered twice are looked for again."""
     ids = sorted(store.card_id(lang, name) for lang, name in cards)
     rows = _rows(db, "r.card_id", ids)
-    rows.sort(key=lambda r: (align.id_order(r["group_id"]), lang_order(r["lang"]), r["card"],
-                             r["source"], r["position"]))
+    rows.sort(
+        key=lambda r: (
+            align.id_order(r["group_id"]),
+            lang_order(r["lang"]),
+            r["card"],
+            r["source"],
+            r["position"],
+        )
+    )
     return [member_of_row(r, r["group_id"]) for r in rows]
 
 
 def _rows(db, column: str, values: list[str]) -> list[dict]:
     out = []
     for chunk in store.chunks(values):
-        out += [dict(r) for r in db.query(
-            f"SELECT r.*, c.name AS card, m.group_id FROM rulings r JOIN cards c ON "
-            f"c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id WHERE {column} IN "
-            f"({', '.join('?' * len(chunk))})", chunk)]
+        out += [
+            dict(r)
+            for r in db.query(
+                f"SELECT r.*, c.name AS card, m.group_id FROM rulings r JOIN cards c ON "
+                f"c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id WHERE {column} IN "
+                f"({', '.join('?' * len(chunk))})",
+                chunk,
+            )
+        ]
     return out
 
 
@@ -239,9 +299,14 @@ def _previous_rows(path, sources: list[str]) -> list[dict]:
     with store.read_only(path) as conn:
         out = []
         for chunk in store.chunks(sources):
-            out += [dict(r) for r in conn.execute(
-                f"SELECT r.*, c.name AS card FROM rulings r JOIN cards c ON c.id = r.card_id "
-                f"WHERE r.source IN ({', '.join('?' * len(chunk))})", chunk)]
+            out += [
+                dict(r)
+                for r in conn.execute(
+                    f"SELECT r.*, c.name AS card FROM rulings r JOIN cards c ON c.id = r.card_id "
+                    f"WHERE r.source IN ({', '.join('?' * len(chunk))})",
+                    chunk,
+                )
+            ]
         return out
 
 

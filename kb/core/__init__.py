@@ -19,10 +19,20 @@ Modules, one job each:
 - :mod:`kb.core.scenario_format` the scenario format: events, steps, checked as parsed
 - :mod:`kb.core.scenario`  examples as data and their runner (the only file reading)
 """
+
 from kb.core.choices import ChoiceNeeded, Decision, Refused, ScriptedChooser, first_option
 from kb.core.dungeons import DUNGEONS
 from kb.core.game import Game
 from kb.core.registry import RULES, Rule
 
-__all__ = ["ChoiceNeeded", "Decision", "DUNGEONS", "Game", "Refused", "RULES", "Rule",
-           "ScriptedChooser", "first_option"]
+__all__ = [
+    "ChoiceNeeded",
+    "Decision",
+    "DUNGEONS",
+    "Game",
+    "Refused",
+    "RULES",
+    "Rule",
+    "ScriptedChooser",
+    "first_option",
+]

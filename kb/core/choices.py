@@ -14,6 +14,7 @@ An answer the rules do not allow is *refused*: the event raises
 >>> chooser.unused()
 []
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -57,8 +58,10 @@ class ChoiceNeeded(Exception):
     """The chooser has no answer for a decision (a script that is too short)."""
 
     def __init__(self, decision: Decision) -> None:
-        super().__init__(f"no answer for {decision.kind!r} asked of {decision.player}"
-                         f" (options: {decision.options})")
+        super().__init__(
+            f"no answer for {decision.kind!r} asked of {decision.player}"
+            f" (options: {decision.options})"
+        )
         self.decision = decision
 
 
@@ -77,7 +80,7 @@ class ScriptedChooser:
         self.asked.append(decision)
         if not self._answers:
             raise ChoiceNeeded(decision)
-        (kind, answer), = self._answers[0].items()
+        ((kind, answer),) = self._answers[0].items()
         if kind != decision.kind:
             raise ChoiceNeeded(decision)
         self._answers.pop(0)

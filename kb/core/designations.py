@@ -13,6 +13,7 @@ Everything else differs and stays in :mod:`kb.core.initiative` and
 (726.2) against one per creature (725.2), taking it again (726.5, no monarch
 counterpart), and 725.5.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -25,8 +26,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from kb.core.game import Game
 
 
-def successor(game: Game, leaving: list[str], decision: str, rule: str,
-              can_hold: Callable[[str], bool] | None = None) -> str | None:
+def successor(
+    game: Game,
+    leaving: list[str],
+    decision: str,
+    rule: str,
+    can_hold: Callable[[str], bool] | None = None,
+) -> str | None:
     """Who receives a designation as its holder and ``leaving`` leave the game (726.4, 725.4).
 
     The active player, unless they are leaving or there is none; then the next
@@ -46,6 +52,7 @@ def successor(game: Game, leaving: list[str], decision: str, rule: str,
     >>> successor(g, ["Ann"], "x", "725.4", can_hold=lambda p: False) is None
     True
     """
+
     def eligible(player: str) -> bool:
         return player not in leaving and (can_hold is None or can_hold(player))
 
@@ -59,5 +66,4 @@ def successor(game: Game, leaving: list[str], decision: str, rule: str,
     seat = game.active_player or game.turn_of
     if seat is None:
         return staying[0] if staying else None
-    return turns.next_in_turn_order(game, seat, skip=[p for p in game.order
-                                                      if p not in staying])
+    return turns.next_in_turn_order(game, seat, skip=[p for p in game.order if p not in staying])

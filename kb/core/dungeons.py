@@ -17,6 +17,7 @@ Undercity"; :func:`appropriate` applies both.
 >>> sorted(len(p) for p in TOMB.paths())
 [3, 4]
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -41,8 +42,7 @@ class Dungeon:
     subtypes: tuple[str, ...] = ()
     # Undercity's printed rule: only "venture into Undercity" may bring it in.
     only_by_venture_into: str | None = None
-    _by_name: dict[str, Room] = field(default_factory=dict, init=False, repr=False,
-                                      compare=False)
+    _by_name: dict[str, Room] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {room.name: room for room in self.rooms})
@@ -68,11 +68,13 @@ class Dungeon:
 
     def paths(self) -> list[tuple[str, ...]]:
         """Every path from the topmost to the bottommost room (rooms in visiting order)."""
+
         def walk(name: str) -> list[tuple[str, ...]]:
             nexts = self.next_rooms(name)
             if not nexts:
                 return [(name,)]
             return [(name, *rest) for nxt in nexts for rest in walk(nxt)]
+
         return walk(self.topmost)
 
 
@@ -158,6 +160,7 @@ def appropriate(quality: str | None) -> tuple[str, ...]:
     if quality is None:
         return tuple(d.name for d in DUNGEONS.values() if d.only_by_venture_into is None)
     return tuple(
-        d.name for d in DUNGEONS.values()
+        d.name
+        for d in DUNGEONS.values()
         if quality in d.subtypes and d.only_by_venture_into in (None, quality)
     )

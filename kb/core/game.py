@@ -23,6 +23,7 @@ actions and puts them on the stack, and :meth:`Game.resolve_top` resolves one.
 >>> g.initiative, g.players["Bruno"].dungeon, g.players["Bruno"].room
 ('Bruno', 'Undercity', 'Secret Entrance')
 """
+
 from __future__ import annotations
 
 import copy
@@ -64,11 +65,12 @@ class Game:
             if sorted(team_by_player) != sorted(players):
                 raise ValueError("every player must be on exactly one team")
             # 810.4 (and 810.11 for bigger teams): 30, plus 15 for each extra member.
-            self.team_life = {t: team_life if team_life is not None else 30 + 15 * (len(ms) - 2)
-                              for t, ms in self.teams.items()}
+            self.team_life = {
+                t: team_life if team_life is not None else 30 + 15 * (len(ms) - 2)
+                for t, ms in self.teams.items()
+            }
         self.players: dict[str, Player] = {
-            name: Player(name, team=team_by_player.get(name),
-                         life=life if life is not None else 20)
+            name: Player(name, team=team_by_player.get(name), life=life if life is not None else 20)
             for name in players
         }
         for name in (active, turn_of, initiative, monarch, *cant_become_monarch):
@@ -113,14 +115,24 @@ class Game:
         Answers outside the options are refused; free answers (``options`` None)
         and trigger orders are checked by the caller.
         """
-        if decision.options is not None and len(decision.options) == 1 \
-                and decision.kind != "order_triggers":
+        if (
+            decision.options is not None
+            and len(decision.options) == 1
+            and decision.kind != "order_triggers"
+        ):
             return decision.options[0]
         answer = self.chooser(decision)
-        if decision.options is not None and decision.kind != "order_triggers" \
-                and answer not in decision.options:
-            raise Refused("illegal_choice", choice=decision.kind, answer=answer,
-                          options=list(decision.options))
+        if (
+            decision.options is not None
+            and decision.kind != "order_triggers"
+            and answer not in decision.options
+        ):
+            raise Refused(
+                "illegal_choice",
+                choice=decision.kind,
+                answer=answer,
+                options=list(decision.options),
+            )
         return answer
 
     def new_trigger(self, ability: str, controller: str, player: str, **fields: Any) -> Trigger:
@@ -184,8 +196,9 @@ class Game:
             self.player(player)
             monarch.become(self, player, rule="725.1" if self.monarch is None else "725.3")
 
-    def monarch_effect(self, effect: str, concerns: str = "monarch", *,
-                       chooser: Chooser | None = None) -> None:
+    def monarch_effect(
+        self, effect: str, concerns: str = "monarch", *, chooser: Chooser | None = None
+    ) -> None:
         """A static ability's continuous effect keyed to the monarch begins to apply (725.5).
 
         ``concerns`` says whom its result is determined from: ``monarch`` or the
@@ -194,8 +207,13 @@ class Game:
         with self._event("monarch_effect", chooser):
             applies_to = monarch.affected(self, concerns)  # ValueError for an unknown kind
             self.monarch_effects[effect] = concerns
-            self.note("monarch_effect", effect=effect, concerns=concerns, applies_to=applies_to,
-                      rule="725.5")
+            self.note(
+                "monarch_effect",
+                effect=effect,
+                concerns=concerns,
+                applies_to=applies_to,
+                rule="725.5",
+            )
 
     def begin_turn(self, player: str | None = None, *, chooser: Chooser | None = None) -> None:
         """A turn begins: the given player's, or the next in turn order still in the game."""
@@ -218,9 +236,14 @@ class Game:
             self.note("begins_end_step", player=self.active_player)
             monarch.end_step_trigger(self)
 
-    def combat_damage(self, by: Mapping[str, Sequence[str] | int], to: str,
-                      damage: Mapping[str, int] | None = None, *,
-                      chooser: Chooser | None = None) -> None:
+    def combat_damage(
+        self,
+        by: Mapping[str, Sequence[str] | int],
+        to: str,
+        damage: Mapping[str, int] | None = None,
+        *,
+        chooser: Chooser | None = None,
+    ) -> None:
         """Creatures of each player in ``by`` deal combat damage to ``to`` at once.
 
         ``by`` maps each attacking player to their creatures (names or a count);
@@ -233,8 +256,10 @@ class Game:
         with self._event("combat_damage", chooser):
             self.player(to)
             if to == self.monarch and any(isinstance(c, int) and c > 0 for c in by.values()):
-                raise ValueError("name the creatures that deal combat damage to the monarch: "
-                                 "its trigger is one per creature (725.2)")
+                raise ValueError(
+                    "name the creatures that deal combat damage to the monarch: "
+                    "its trigger is one per creature (725.2)"
+                )
             dealers, hits = [], []
             for attacker, creatures in by.items():
                 self.player(attacker)
@@ -263,22 +288,25 @@ class Game:
             self.player(player)
             venture.venture(self, player, None)
 
-    def venture_into(self, player: str, quality: str = "Undercity", *,
-                     chooser: Chooser | None = None) -> None:
+    def venture_into(
+        self, player: str, quality: str = "Undercity", *, chooser: Chooser | None = None
+    ) -> None:
         """An effect instructs ``player`` to "venture into [quality]" (701.49d)."""
         with self._event("venture_into", chooser):
             self.player(player)
             venture.venture(self, player, quality)
 
-    def venture_trigger(self, player: str, quality: str | None = None, *,
-                        chooser: Chooser | None = None) -> None:
+    def venture_trigger(
+        self, player: str, quality: str | None = None, *, chooser: Chooser | None = None
+    ) -> None:
         """A card ability of ``player`` that says "venture into the dungeon" triggers."""
         with self._event("venture_trigger", chooser):
             self.player(player)
             self.new_trigger("venture", player, player, quality=quality)
 
-    def leave_game(self, *players: str, reason: str = "concedes",
-                   chooser: Chooser | None = None) -> None:
+    def leave_game(
+        self, *players: str, reason: str = "concedes", chooser: Chooser | None = None
+    ) -> None:
         """One or more players leave the game at the same time (800.4a, 726.4)."""
         with self._event("leave_game", chooser):
             for name in players:
@@ -345,15 +373,25 @@ class Game:
         if self.cant_become_monarch:
             state["cant_become_monarch"] = list(self.cant_become_monarch)
         if self.monarch_effects:  # whom each applies to now; None: it does nothing (725.5)
-            state["monarch_effects"] = {effect: monarch.affected(self, concerns)
-                                        for effect, concerns in self.monarch_effects.items()}
+            state["monarch_effects"] = {
+                effect: monarch.affected(self, concerns)
+                for effect, concerns in self.monarch_effects.items()
+            }
         return state
 
     def _player_snapshot(self, p: Player) -> dict[str, Any]:
         return {
-            "in_game": p.in_game, "team": p.team, "life": self.life(p.name),
-            "library": p.library, "hand": p.hand, "lands": p.lands,
-            "dungeon": p.dungeon, "room": p.room, "completed": list(p.completed),
-            "creatures": list(p.creatures), "tokens": list(p.tokens),
-            "counters": dict(p.counters), "noted": list(p.noted),
+            "in_game": p.in_game,
+            "team": p.team,
+            "life": self.life(p.name),
+            "library": p.library,
+            "hand": p.hand,
+            "lands": p.lands,
+            "dungeon": p.dungeon,
+            "room": p.room,
+            "completed": list(p.completed),
+            "creatures": list(p.creatures),
+            "tokens": list(p.tokens),
+            "counters": dict(p.counters),
+            "noted": list(p.noted),
         }

@@ -5,6 +5,7 @@ one of them triggers controls it (726.2, an exception to 113.8), so
 :func:`trigger` stamps ``game.initiative`` as the controller then and there; a
 later change of holder does not change who controls a waiting ability.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -9,6 +9,7 @@ they would be put on the stack (800.4d, in :mod:`kb.core.stack`). If the
 active player leaves, the turn goes on with no active player (800.4j). In
 Two-Headed Giant a player who concedes or loses takes the team along (810.8a-b).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -24,8 +25,9 @@ def with_teammates(game: Game, players: list[str]) -> list[str]:
     result = []
     for name in turns.in_game(game):
         team = game.players[name].team
-        if name in players or (team is not None and any(
-                game.players[p].team == team for p in players)):
+        if name in players or (
+            team is not None and any(game.players[p].team == team for p in players)
+        ):
             result.append(name)
     return result
 

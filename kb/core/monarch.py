@@ -24,6 +24,7 @@ there. The hand-over as the monarch leaves shares its walk with the initiative
 >>> [t.label for t in g.pending]
 ['monarch_steal:Wolf@Ann', 'monarch_steal:Bear@Ann']
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -114,8 +115,13 @@ def recipient_on_leave(game: Game, leaving: list[str]) -> str | None:
     still in the game can become it) implies someone who can does, so the model
     counts on from the active player's seat.
     """
-    return designations.successor(game, leaving, "monarch_recipient", "725.4",
-                                  can_hold=lambda player: can_become(game, player))
+    return designations.successor(
+        game,
+        leaving,
+        "monarch_recipient",
+        "725.4",
+        can_hold=lambda player: can_become(game, player),
+    )
 
 
 def pass_on_leave(game: Game, leaving: list[str]) -> None:

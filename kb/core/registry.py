@@ -16,6 +16,7 @@ number the rule did not have.
 >>> rule_for_old_number("721.4", "2022-07-01").number
 '726.4'
 """
+
 from __future__ import annotations
 
 from kb.core.rule_table import TABLE, TRACKED_SINCE, Rule
@@ -30,8 +31,9 @@ def get(number: str) -> Rule:
     try:
         return RULES[number]
     except KeyError:
-        raise KeyError(f"rule {number!r} is not registered in kb.core "
-                       f"(registered: {', '.join(RULES)})") from None
+        raise KeyError(
+            f"rule {number!r} is not registered in kb.core (registered: {', '.join(RULES)})"
+        ) from None
 
 
 def number_on(number: str, date_iso: str) -> str | None:

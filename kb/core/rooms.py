@@ -12,6 +12,7 @@ basic land whenever the library is not empty; cards are counts, not names,
 except the creature put onto the battlefield by Throne of the Dead Three and
 the card cast from Mad Wizard's Lair, which the chooser names.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -29,6 +30,7 @@ Effect = Callable[["Game", "Trigger"], None]
 
 
 # -- targets ---------------------------------------------------------------------------
+
 
 def room_of(ability: Trigger) -> dungeons.Room:
     """The room whose ability ``ability`` is (a room ability names its dungeon and room)."""
@@ -57,6 +59,7 @@ def controller_of(game: Game, creature: str) -> str:
 
 
 # -- small actions ---------------------------------------------------------------------
+
 
 def draw(game: Game, player: str, n: int) -> None:
     """Draw ``n``; drawing from an empty library is remembered for 704.5b."""
@@ -112,21 +115,30 @@ def artifacts(game: Game, player: str) -> list[str]:
     return [t for t in game.players[player].tokens if t.startswith("Treasure")]
 
 
-def each_player_chooses(game: Game, ability: Trigger, kind: str,
-                        options_for: Callable[[str], tuple[str, ...]],
-                        act: Callable[[str, str], None]) -> None:
+def each_player_chooses(
+    game: Game,
+    ability: Trigger,
+    kind: str,
+    options_for: Callable[[str], tuple[str, ...]],
+    act: Callable[[str, str], None],
+) -> None:
     """Each player in APNAP order chooses (101.4), then the actions happen at once."""
     answers: list[tuple[str, str]] = []
     for group in turns.apnap_groups(game):
         for player in group:
             options = options_for(player)
-            answers.append((player, game.choose(Decision(kind, player, options, "101.4",
-                                                         {"room": ability.room}))))
+            answers.append(
+                (
+                    player,
+                    game.choose(Decision(kind, player, options, "101.4", {"room": ability.room})),
+                )
+            )
     for player, answer in answers:
         act(player, answer)
 
 
 # -- the room abilities ----------------------------------------------------------------
+
 
 def search_basic_land(game: Game, ab: Trigger) -> None:
     p = game.players[ab.controller]
@@ -163,6 +175,7 @@ def cant_attack(game: Game, ab: Trigger) -> None:
 def scry(n: int) -> Effect:
     def effect(game: Game, ab: Trigger) -> None:
         note(game, ab.controller, "scry", n=n)
+
     effect.__name__ = f"scry_{n}"
     return effect
 
@@ -222,8 +235,9 @@ def mad_wizard(game: Game, ab: Trigger) -> None:
 def throne(game: Game, ab: Trigger) -> None:
     """Reveal ten, put a creature card (named by the chooser, or None) onto the battlefield."""
     p = game.players[ab.controller]
-    creature = game.choose(Decision("throne_creature", ab.controller, None, "309.4c",
-                                    {"room": ab.room}))
+    creature = game.choose(
+        Decision("throne_creature", ab.controller, None, "309.4c", {"room": ab.room})
+    )
     if creature:
         if p.library == 0 or creature in target_options(game, "creature"):
             raise Refused("illegal_choice", choice="throne_creature", answer=creature)
@@ -242,6 +256,7 @@ def each_loses_1(game: Game, ab: Trigger) -> None:
 
 def veils_of_fear(game: Game, ab: Trigger) -> None:
     """Each player loses 2 life unless they discard a card."""
+
     def options(player: str) -> tuple[str, ...]:
         return ("discard", "lose_life") if game.players[player].hand else ("lose_life",)
 
@@ -250,11 +265,13 @@ def veils_of_fear(game: Game, ab: Trigger) -> None:
             discard(game, player)
         else:
             turns.change_life(game, player, -2)
+
     each_player_chooses(game, ab, "discard_or_lose", options, act)
 
 
 def sandfall_cell(game: Game, ab: Trigger) -> None:
     """Each player loses 2 life unless they sacrifice an artifact, a creature or a land."""
+
     def options(player: str) -> tuple[str, ...]:
         p = game.players[player]
         permanents = artifacts(game, player) + p.creatures + (["land"] if p.lands else [])
@@ -265,6 +282,7 @@ def sandfall_cell(game: Game, ab: Trigger) -> None:
             turns.change_life(game, player, -2)
         else:
             sacrifice(game, player, answer)
+
     each_player_chooses(game, ab, "sacrifice_or_lose", options, act)
 
 
@@ -273,8 +291,10 @@ def oubliette(game: Game, ab: Trigger) -> None:
     player, p = ab.controller, game.players[ab.controller]
     if p.hand:
         discard(game, player)
-    for kind, options in (("sacrifice_artifact", artifacts(game, player)),
-                          ("sacrifice_creature", list(p.creatures))):
+    for kind, options in (
+        ("sacrifice_artifact", artifacts(game, player)),
+        ("sacrifice_creature", list(p.creatures)),
+    ):
         if options:
             sacrifice(game, player, game.choose(Decision(kind, player, tuple(options), "309.4c")))
     if p.lands:
@@ -282,11 +302,33 @@ def oubliette(game: Game, ab: Trigger) -> None:
 
 
 EFFECTS: dict[str, Effect] = {
-    f.__name__: f for f in (
-        search_basic_land, two_counters, one_counter, target_loses_5, goad, minus_four,
-        cant_attack, scry(1), scry(2), scry(3), treasure, goblin, skeleton_4_1, two_skeletons,
-        atropal, draw_1, gain_1, drain_1, exile_top_2, mad_wizard, throne, each_loses_1,
-        veils_of_fear, sandfall_cell, oubliette,
+    f.__name__: f
+    for f in (
+        search_basic_land,
+        two_counters,
+        one_counter,
+        target_loses_5,
+        goad,
+        minus_four,
+        cant_attack,
+        scry(1),
+        scry(2),
+        scry(3),
+        treasure,
+        goblin,
+        skeleton_4_1,
+        two_skeletons,
+        atropal,
+        draw_1,
+        gain_1,
+        drain_1,
+        exile_top_2,
+        mad_wizard,
+        throne,
+        each_loses_1,
+        veils_of_fear,
+        sandfall_cell,
+        oubliette,
     )
 }
 

@@ -3,6 +3,7 @@
 All applicable actions are performed at once as one event (704.3); :func:`check`
 returns whether any was performed, so the caller checks again.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -32,7 +33,8 @@ def dungeons_to_complete(game: Game) -> list[str]:
     """
     waiting = {a.dungeon_id for a in game.pending + game.stack if a.ability == "room"}
     return [
-        name for name in turns.in_game(game)
+        name
+        for name in turns.in_game(game)
         if (p := game.players[name]).dungeon is not None
         and p.room == dungeons.get(p.dungeon).bottommost
         and p.dungeon_id not in waiting

@@ -7,6 +7,7 @@ difference.
 
 The only I/O in :mod:`kb.core` is reading scenario files here.
 """
+
 from __future__ import annotations
 
 import time
@@ -33,9 +34,26 @@ from kb.core.scenario_format import (
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples" / "rules"
 
-__all__ = ["EVENTS", "EXAMPLES_DIR", "SELF_ADVANCING", "STEP_KEYS", "THEN", "Run", "Scenario",
-           "ScenarioError", "Step", "StepTrace", "build_game", "diff", "load", "load_dir",
-           "parse", "perform", "run", "run_all"]
+__all__ = [
+    "EVENTS",
+    "EXAMPLES_DIR",
+    "SELF_ADVANCING",
+    "STEP_KEYS",
+    "THEN",
+    "Run",
+    "Scenario",
+    "ScenarioError",
+    "Step",
+    "StepTrace",
+    "build_game",
+    "diff",
+    "load",
+    "load_dir",
+    "parse",
+    "perform",
+    "run",
+    "run_all",
+]
 
 
 @dataclass
@@ -61,6 +79,7 @@ class Run:
 
 # -- loading ---------------------------------------------------------------------------
 
+
 def load(source: str | Path | dict[str, Any]) -> Scenario:
     """One scenario from a YAML file path or an already-parsed mapping."""
     if isinstance(source, dict):
@@ -85,18 +104,26 @@ def load_dir(path: str | Path = EXAMPLES_DIR) -> list[Scenario]:
 
 # -- building the starting game --------------------------------------------------------
 
+
 def build_game(scenario: Scenario) -> Game:
     """The game in the scenario's starting state."""
     start = scenario.start
-    game = Game(scenario.players, teams=scenario.teams, active=start.get("active"),
-                turn_of=start.get("turn_of"), initiative=start.get("initiative"),
-                monarch=start.get("monarch"),
-                cant_become_monarch=start.get("cant_become_monarch") or (),
-                life=start.get("life"))
+    game = Game(
+        scenario.players,
+        teams=scenario.teams,
+        active=start.get("active"),
+        turn_of=start.get("turn_of"),
+        initiative=start.get("initiative"),
+        monarch=start.get("monarch"),
+        cant_become_monarch=start.get("cant_become_monarch") or (),
+        life=start.get("life"),
+    )
     for effect, concerns in (start.get("monarch_effects") or {}).items():
         if concerns not in monarch.CONCERNS:
-            raise ScenarioError(f"{scenario.id}: monarch effect {effect!r} concerns "
-                                f"{concerns!r}, not one of {monarch.CONCERNS}")
+            raise ScenarioError(
+                f"{scenario.id}: monarch effect {effect!r} concerns "
+                f"{concerns!r}, not one of {monarch.CONCERNS}"
+            )
         game.monarch_effects[effect] = concerns
     for team, total in (start.get("team_life") or {}).items():
         game.team_life[team] = total
@@ -112,8 +139,9 @@ def build_game(scenario: Scenario) -> Game:
     return game
 
 
-def _set_player(game: Game, scenario: Scenario, name: str, fields: dict[str, Any],
-                seen: set[str]) -> None:
+def _set_player(
+    game: Game, scenario: Scenario, name: str, fields: dict[str, Any], seen: set[str]
+) -> None:
     p = game.players[name]
     dungeon, room = fields.pop("dungeon", None), fields.pop("room", None)
     if dungeon is not None:
@@ -122,8 +150,16 @@ def _set_player(game: Game, scenario: Scenario, name: str, fields: dict[str, Any
         d.room(room)  # KeyError for a room the dungeon does not have
         p.dungeon, p.room, p.dungeon_id = dungeon, room, game.new_dungeon_id()
     for key, value in fields.items():
-        if key not in ("life", "library", "hand", "lands", "completed", "creatures",
-                       "tokens", "counters"):
+        if key not in (
+            "life",
+            "library",
+            "hand",
+            "lands",
+            "completed",
+            "creatures",
+            "tokens",
+            "counters",
+        ):
             raise ScenarioError(f"{scenario.id}: unknown player field {key!r}")
         setattr(p, key, value if not isinstance(value, (list, dict)) else type(value)(value))
     for creature in p.creatures:
@@ -133,6 +169,7 @@ def _set_player(game: Game, scenario: Scenario, name: str, fields: dict[str, Any
 
 
 # -- running ---------------------------------------------------------------------------
+
 
 def perform(game: Game, event: dict[str, Any], chooser: ScriptedChooser) -> None:
     """Carry out one event dict on the game."""
@@ -155,23 +192,28 @@ def run(scenario: Scenario | str | Path | dict[str, Any]) -> Run:
     try:
         game = build_game(scenario)
     except (ScenarioError, KeyError, ValueError) as error:
-        return Run(scenario.id, False, [], f"{scenario.id}: bad starting state: {error}",
-                   time.perf_counter() - began)
+        return Run(
+            scenario.id,
+            False,
+            [],
+            f"{scenario.id}: bad starting state: {error}",
+            time.perf_counter() - began,
+        )
     initial = game.snapshot()
     for step in scenario.steps:
         trace = _run_step(game, step)
         traces.append(trace)
         if trace.diff:
-            failure = (f"{scenario.id}: step {step.index} ({step.event['kind']}): "
-                       + "; ".join(trace.diff))
+            failure = f"{scenario.id}: step {step.index} ({step.event['kind']}): " + "; ".join(
+                trace.diff
+            )
             break
     else:
         if scenario.expect is not None:
             final = diff(scenario.expect, game.snapshot())
             if final:
                 failure = f"{scenario.id}: final state: " + "; ".join(final)
-    return Run(scenario.id, failure is None, traces, failure, time.perf_counter() - began,
-               initial)
+    return Run(scenario.id, failure is None, traces, failure, time.perf_counter() - began, initial)
 
 
 def _run_step(game: Game, step: Step) -> StepTrace:
@@ -197,27 +239,30 @@ def _run_step(game: Game, step: Step) -> StepTrace:
         game.note("refused", **refused)
     except ChoiceNeeded as missing:
         d = missing.decision
-        problems.append(f"the game asks {d.player} for {d.kind!r} (options: "
-                        f"{list(d.options) if d.options is not None else 'any'}) "
-                        f"but the step's choices do not give it next")
+        problems.append(
+            f"the game asks {d.player} for {d.kind!r} (options: "
+            f"{list(d.options) if d.options is not None else 'any'}) "
+            f"but the step's choices do not give it next"
+        )
     except Exception as error:  # a crash in the core is a failed example, not a crashed run
         problems.append(f"error: {type(error).__name__}: {error}")
     state = game.snapshot()
     if refused is not None:
         problems += _check_refusal(step, refused, before, state)
     elif step.expect_refusal:
-        problems.append(f"expected a refusal ({step.expect_refusal}) but the event was "
-                        f"carried out")
+        problems.append(f"expected a refusal ({step.expect_refusal}) but the event was carried out")
     if not problems and chooser.unused():
         problems.append(f"choices never asked for: {chooser.unused()}")
     if step.expect is not None:
         problems += diff(step.expect, state)
-    return StepTrace(step.index, dict(step.event), game.log[log_start:], state, step.expect,
-                     problems, refused)
+    return StepTrace(
+        step.index, dict(step.event), game.log[log_start:], state, step.expect, problems, refused
+    )
 
 
-def _check_refusal(step: Step, refused: dict[str, Any], before: dict[str, Any],
-                   after: dict[str, Any]) -> list[str]:
+def _check_refusal(
+    step: Step, refused: dict[str, Any], before: dict[str, Any], after: dict[str, Any]
+) -> list[str]:
     wanted = step.expect_refusal
     if not wanted:
         return [f"refused: {refused}"]
@@ -232,7 +277,7 @@ def _check_refusal(step: Step, refused: dict[str, Any], before: dict[str, Any],
 def run_all(paths: Iterable[str | Path | Scenario] | None = None) -> list[Run]:
     """Run scenarios from files, directories or Scenario objects (default: the shipped examples)."""
     scenarios: list[Scenario] = []
-    for item in (paths if paths is not None else [EXAMPLES_DIR]):
+    for item in paths if paths is not None else [EXAMPLES_DIR]:
         if isinstance(item, Scenario):
             scenarios.append(item)
         elif Path(item).is_dir():
@@ -243,6 +288,7 @@ def run_all(paths: Iterable[str | Path | Scenario] | None = None) -> list[Run]:
 
 
 # -- comparing -------------------------------------------------------------------------
+
 
 def diff(expected: Any, actual: Any, path: str = "") -> list[str]:
     """Differences between a partial expectation and a snapshot, as ``path: expected X, got Y``.
@@ -269,8 +315,9 @@ def diff(expected: Any, actual: Any, path: str = "") -> list[str]:
     if isinstance(expected, list):
         if not isinstance(actual, list) or len(actual) != len(expected):
             return [f"{here}: expected {expected!r}, got {actual!r}"]
-        return [p for i, (e, a) in enumerate(zip(expected, actual))
-                for p in diff(e, a, f"{here}[{i}]")]
+        return [
+            p for i, (e, a) in enumerate(zip(expected, actual)) for p in diff(e, a, f"{here}[{i}]")
+        ]
     if expected != actual:
         return [f"{here}: expected {expected!r}, got {actual!r}"]
     return []

@@ -6,6 +6,7 @@ optionally what the game does next (``then``), and the partial state expected
 afterwards (``expect``) or the refusal expected (``expect_refusal``).
 :mod:`kb.core.scenario` reads scenario files into this form and runs them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -70,8 +71,10 @@ class Scenario:
 
 # -- checking --------------------------------------------------------------------------
 
+
 def parse(data: dict[str, Any], where: str) -> Scenario:
     """A scenario from its parsed YAML mapping, checked; ``where`` names it in errors."""
+
     def fail(message: str) -> ScenarioError:
         return ScenarioError(f"{where}: {data.get('id', '?')}: {message}")
 
@@ -83,9 +86,15 @@ def parse(data: dict[str, Any], where: str) -> Scenario:
             raise fail(f"rule {number} is not in the registry")
     steps = [_parse_step(i, raw, fail) for i, raw in enumerate(data["steps"], start=1)]
     return Scenario(
-        id=str(data["id"]), title=data["title"], rules=[str(n) for n in data["rules"]],
-        players=list(data["players"]), teams=data.get("teams"), start=data.get("start") or {},
-        steps=steps, expect=data.get("expect"), source=where,
+        id=str(data["id"]),
+        title=data["title"],
+        rules=[str(n) for n in data["rules"]],
+        players=list(data["players"]),
+        teams=data.get("teams"),
+        start=data.get("start") or {},
+        steps=steps,
+        expect=data.get("expect"),
+        source=where,
     )
 
 
@@ -118,6 +127,6 @@ def _parse_step(index: int, raw: dict[str, Any], fail: Callable[[str], ScenarioE
     choices = raw.get("choices") or []
     if any(not isinstance(c, dict) or len(c) != 1 for c in choices):
         raise fail(f"step {index}: each choice is one `kind: answer` pair")
-    return Step(index, event, choices, then, raw.get("expect"), raw.get("expect_refusal"),
-                raw.get("note"))
-
+    return Step(
+        index, event, choices, then, raw.get("expect"), raw.get("expect_refusal"), raw.get("note")
+    )

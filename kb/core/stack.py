@@ -8,6 +8,7 @@ group (805.7). Within a group the players order their own triggers through
 the chooser; a trigger controlled by a player who has left is not put on the
 stack at all (800.4d).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -36,8 +37,12 @@ def put_pending_on_stack(game: Game) -> None:
     waiting, game.pending = game.pending, []
     for ability in waiting:
         if not game.players[ability.controller].in_game:
-            game.note("not_put_on_stack", label=ability.label, controller=ability.controller,
-                      rule="800.4d")
+            game.note(
+                "not_put_on_stack",
+                label=ability.label,
+                controller=ability.controller,
+                rule="800.4d",
+            )
     waiting = [a for a in waiting if game.players[a.controller].in_game]
     for group in turns.apnap_groups(game):
         theirs = [a for a in waiting if a.controller in group]
@@ -55,8 +60,9 @@ def order(game: Game, group: list[str], abilities: list[Trigger]) -> list[Trigge
     # asks the first member in seating order.
     answer = game.chooser(Decision("order_triggers", group[0], labels, rule))
     if not isinstance(answer, (list, tuple)) or Counter(answer) != Counter(labels):
-        raise Refused("illegal_choice", choice="order_triggers", answer=answer,
-                      options=list(labels))
+        raise Refused(
+            "illegal_choice", choice="order_triggers", answer=answer, options=list(labels)
+        )
     remaining = list(abilities)
     ordered = []
     for label in answer:
@@ -74,15 +80,26 @@ def put_on_stack(game: Game, ability: Trigger) -> None:
         if kind:
             options = rooms.target_options(game, kind)
             if not options:
-                game.note("removed_from_stack", label=ability.label, reason="no_legal_target",
-                          rule="603.3d")
+                game.note(
+                    "removed_from_stack",
+                    label=ability.label,
+                    reason="no_legal_target",
+                    rule="603.3d",
+                )
                 return
-            target = game.choose(Decision(f"target_{kind}", ability.controller, options,
-                                          "603.3d", {"room": ability.room}))
+            target = game.choose(
+                Decision(
+                    f"target_{kind}", ability.controller, options, "603.3d", {"room": ability.room}
+                )
+            )
             ability.targets = (target,)
     game.stack.append(ability)
-    game.note("put_on_stack", label=ability.label, controller=ability.controller,
-              targets=list(ability.targets))
+    game.note(
+        "put_on_stack",
+        label=ability.label,
+        controller=ability.controller,
+        targets=list(ability.targets),
+    )
 
 
 def resolve_top(game: Game) -> None:

@@ -3,6 +3,7 @@
 Kept apart from :mod:`kb.core.game` so the rule modules can share them without
 importing the game object. Plain dataclasses; no behaviour beyond labels.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -36,12 +37,12 @@ class Player:
 
 # The triggered abilities the model knows, with the rule that creates each.
 ABILITY_RULES = {
-    "upkeep": "726.2",   # at the beginning of the holder's upkeep, venture into Undercity
-    "steal": "726.2",    # creatures of a player dealt combat damage to the holder
-    "taken": "726.2",    # whenever a player takes the initiative (also 726.5)
-    "room": "309.4c",    # a dungeon room's ability
-    "venture": "701.49", # a card's ability "... venture into the dungeon"
-    "monarch_draw": "725.2",   # at the beginning of the monarch's end step, that player draws
+    "upkeep": "726.2",  # at the beginning of the holder's upkeep, venture into Undercity
+    "steal": "726.2",  # creatures of a player dealt combat damage to the holder
+    "taken": "726.2",  # whenever a player takes the initiative (also 726.5)
+    "room": "309.4c",  # a dungeon room's ability
+    "venture": "701.49",  # a card's ability "... venture into the dungeon"
+    "monarch_draw": "725.2",  # at the beginning of the monarch's end step, that player draws
     "monarch_steal": "725.2",  # one per creature that deals combat damage to the monarch
 }
 
@@ -86,8 +87,13 @@ class Trigger:
         return self.label + "".join(f"->{t}" for t in self.targets)
 
     def as_log(self) -> dict[str, str | None]:
-        entry: dict[str, str | None] = {"label": self.label, "ability": self.ability, "rule": self.rule,
-                 "controller": self.controller, "player": self.player}
+        entry: dict[str, str | None] = {
+            "label": self.label,
+            "ability": self.ability,
+            "rule": self.rule,
+            "controller": self.controller,
+            "player": self.player,
+        }
         if self.room:
             entry.update(dungeon=self.dungeon, room=self.room)
         if self.quality:

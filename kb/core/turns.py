@@ -7,6 +7,7 @@ counted from the seat of a player who left) but are skipped.
 Two-Headed Giant (810) uses shared team turns (805): the active player's team
 is the active team, and life is a team total (810.4, 810.9).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -82,8 +83,7 @@ def apnap_groups(game: Game) -> list[list[str]]:
 def opponents(game: Game, player: str) -> list[str]:
     """Players in the game who are not ``player`` nor on their team, in turn order."""
     team = team_of(game, player)
-    return [p for p in in_game(game)
-            if p != player and (team is None or team_of(game, p) != team)]
+    return [p for p in in_game(game) if p != player and (team is None or team_of(game, p) != team)]
 
 
 def life(game: Game, player: str) -> int:
@@ -101,8 +101,12 @@ def change_life(game: Game, player: str, delta: int) -> None:
         game.team_life[team] += delta
     else:
         game.players[player].life += delta
-    game.note("gains_life" if delta > 0 else "loses_life", player=player,
-              amount=abs(delta), life=life(game, player))
+    game.note(
+        "gains_life" if delta > 0 else "loses_life",
+        player=player,
+        amount=abs(delta),
+        life=life(game, player),
+    )
 
 
 def next_turn(game: Game) -> str | None:

@@ -5,6 +5,7 @@ for "venture into Undercity" (701.49d). The quality only matters when a
 dungeon is chosen from outside the game: once a player is in a dungeon, both
 kinds of venture follow the same arrows (701.49d sends them to 701.49b-c).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -43,11 +44,17 @@ def choose_dungeon(game: Game, player: str, quality: str | None, rule: str) -> s
     if isinstance(answer, str) and answer in options:
         return answer
     if answer in dungeons.DUNGEONS and quality is None:
-        raise Refused("undercity_needs_venture_into_undercity", player=player,
-                      dungeon=answer, rule="701.49d")
+        raise Refused(
+            "undercity_needs_venture_into_undercity", player=player, dungeon=answer, rule="701.49d"
+        )
     if answer in dungeons.DUNGEONS:
-        raise Refused("venture_into_needs_quality", player=player, dungeon=answer,
-                      quality=quality, rule="701.49d")
+        raise Refused(
+            "venture_into_needs_quality",
+            player=player,
+            dungeon=answer,
+            quality=quality,
+            rule="701.49d",
+        )
     raise Refused("illegal_choice", choice="dungeon", answer=answer, options=list(options))
 
 
@@ -66,8 +73,9 @@ def advance(game: Game, player: str) -> None:
     """Follow an arrow from the current room; with two arrows the player picks one (701.49b, 309.5a)."""
     dungeon, current = marker(game.players[player])
     options = dungeons.get(dungeon).next_rooms(current)
-    room = game.choose(Decision("room", player, options, "701.49b",
-                                {"dungeon": dungeon, "from": current}))
+    room = game.choose(
+        Decision("room", player, options, "701.49b", {"dungeon": dungeon, "from": current})
+    )
     enter_room(game, player, room, "701.49b")
 
 
@@ -95,8 +103,14 @@ def enter_room(game: Game, player: str, room: str, rule: str) -> None:
     p = game.players[player]
     p.room = room
     game.note("ventures", player=player, dungeon=p.dungeon, room=room, rule=rule)
-    game.new_trigger("room", controller=player, player=player, dungeon=p.dungeon,
-                     dungeon_id=p.dungeon_id, room=room)
+    game.new_trigger(
+        "room",
+        controller=player,
+        player=player,
+        dungeon=p.dungeon,
+        dungeon_id=p.dungeon_id,
+        room=room,
+    )
 
 
 def marker(p: Player) -> tuple[str, str]:

@@ -86,7 +86,9 @@ def _parse_words(text: str, match: re.Match, lang: str) -> dt.date:
     day, name, year = int(match.group(1)), match.group(2).casefold(), int(match.group(3))
     month = _month_numbers(lang).get(name.rstrip("."))
     if month is None:
-        raise DateError(f"unknown month name {match.group(2)!r} in date {text!r} for language {lang}")
+        raise DateError(
+            f"unknown month name {match.group(2)!r} in date {text!r} for language {lang}"
+        )
     try:
         return dt.date(year, month, day)
     except ValueError as exc:
@@ -95,7 +97,9 @@ def _parse_words(text: str, match: re.Match, lang: str) -> dt.date:
 
 def _check_range(text: str, date: dt.date, today: dt.date) -> dt.date:
     if date.year < FIRST_YEAR or date > today.replace(year=today.year + 1):
-        raise DateError(f"impossible date {text!r}: {date.isoformat()} is outside {FIRST_YEAR}..next year")
+        raise DateError(
+            f"impossible date {text!r}: {date.isoformat()} is outside {FIRST_YEAR}..next year"
+        )
     return date
 
 

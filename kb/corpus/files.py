@@ -27,19 +27,26 @@ def corpus_files(paths: list[str]) -> list[str]:
             problems.append(Problem(safe.shown_path(raw), 0, kind))
     for path in dict.fromkeys(found):
         if not safe.utf8_name(path) or safe.printable(path) != path:
-            problems.append(Problem(safe.shown_path(path), 0, "the file name is not printable "
-                                    "UTF-8 text (control characters or other bytes); rename "
-                                    "the file"))
+            problems.append(
+                Problem(
+                    safe.shown_path(path),
+                    0,
+                    "the file name is not printable "
+                    "UTF-8 text (control characters or other bytes); rename "
+                    "the file",
+                )
+            )
     if problems:
         raise KbError(problems)
     if not found:
-        raise KbError([Problem(safe.shown_path(raw), 0, "no ruling files (*.txt) here")
-                       for raw in paths])
+        raise KbError(
+            [Problem(safe.shown_path(raw), 0, "no ruling files (*.txt) here") for raw in paths]
+        )
     return list(dict.fromkeys(found))
 
 
 def _kind(path: str) -> str:
-    """"file", "folder", or what is wrong with ``path`` as a corpus path."""
+    """ "file", "folder", or what is wrong with ``path`` as a corpus path."""
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:

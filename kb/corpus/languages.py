@@ -113,6 +113,7 @@ def check_stated(lang: str) -> str:
     """Normalise a language the user states, or raise ValueError naming the accepted ones."""
     code = lang.strip().lower()
     if code not in CORPUS_LANGUAGES:
-        raise ValueError(f"unsupported language {lang!r} "
-                         f"(use one of {', '.join(CORPUS_LANGUAGES)})")
+        raise ValueError(
+            f"unsupported language {lang!r} (use one of {', '.join(CORPUS_LANGUAGES)})"
+        )
     return code

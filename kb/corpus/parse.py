@@ -98,8 +98,9 @@ def _detect_all(datas: dict[str, bytes]) -> dict[str, languages.Detection]:
     return dict(zip(bodies, languages.detect_many(list(bodies.values()))))
 
 
-def parse_bytes(data: bytes, path: str, lang: str | None = None,
-                detection: languages.Detection | None = None) -> ParsedFile:
+def parse_bytes(
+    data: bytes, path: str, lang: str | None = None, detection: languages.Detection | None = None
+) -> ParsedFile:
     """Parse the bytes of one file; raise :class:`FileProblem` on the first problem.
 
     ``detection`` is the language detected beforehand for this file (see :func:`parse_files`).
@@ -131,15 +132,20 @@ def _decode(data: bytes) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise FileProblem(line, f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
+        raise FileProblem(
+            line, f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        ) from None
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     control = safe.CONTROL.search(text)
     if control:  # ESC, BEL, backspace...: they would act on the terminal that shows the text
         line = text.count("\n", 0, control.start()) + 1
         if control.group() == "\x00":
             raise FileProblem(line, "NUL character in a text file")
-        raise FileProblem(line, f"control character U+{ord(control.group()):04X} in the text "
-                                "(only tabs and line ends may be)")
+        raise FileProblem(
+            line,
+            f"control character U+{ord(control.group()):04X} in the text "
+            "(only tabs and line ends may be)",
+        )
     return text
 
 
@@ -152,8 +158,9 @@ def _body(lines: list[str]) -> str:
     return "\n".join(line for line in lines if line and not dates.looks_like_date(line))
 
 
-def _language(lines: list[str], stated: str | None,
-              found: languages.Detection | None = None) -> tuple[str, float]:
+def _language(
+    lines: list[str], stated: str | None, found: languages.Detection | None = None
+) -> tuple[str, float]:
     """(the file's language, the confidence in it): stated, detected, or a FileProblem."""
     if stated:
         try:
@@ -163,10 +170,16 @@ def _language(lines: list[str], stated: str | None,
     if found is None:
         found = languages.detect(_body(lines))
     if found.lang is None:
-        guesses = ", ".join(f"{code} {value:.2f}" for code, value in found.candidates) or "too little text"
+        guesses = (
+            ", ".join(f"{code} {value:.2f}" for code, value in found.candidates)
+            or "too little text"
+        )
         supported = ", ".join(languages.CORPUS_LANGUAGES)
-        raise FileProblem(1, f"cannot decide the language among {supported} (detector: {guesses}); "
-                             "state it with --lang")
+        raise FileProblem(
+            1,
+            f"cannot decide the language among {supported} (detector: {guesses}); "
+            "state it with --lang",
+        )
     return found.lang, found.confidence
 
 

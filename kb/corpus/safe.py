@@ -17,8 +17,9 @@ import re
 
 #: Characters a terminal acts on or that reorder text: C0 but tab and line ends, DEL, C1, lone
 #: surrogates (undecodable bytes of a file name), and the bidirectional controls.
-_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff"
-                     "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 #: In one line (a message, a file name), tab and line ends are escaped too.
 _UNSAFE_IN_LINE = re.compile(_UNSAFE.pattern[:-1] + "\t\n\r]")
 

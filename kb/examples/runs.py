@@ -64,6 +64,7 @@ class Result:
 
 # -- loading ----------------------------------------------------------------------------------
 
+
 def load_examples(rules_dir: Path | None = None, rulings_dir: Path | None = None) -> list[Example]:
     """Every rule scenario and ruling example; ids are unique across both (KbError if not)."""
     rules_dir = RULES_DIR if rules_dir is None else rules_dir
@@ -76,8 +77,15 @@ def load_examples(rules_dir: Path | None = None, rulings_dir: Path | None = None
     seen: dict[str, str] = {}
     for example in examples:
         if example.id in seen:
-            raise KbError([Problem(example.scenario.source, 1,
-                                   f"example id {example.id!r} already used in {seen[example.id]}")])
+            raise KbError(
+                [
+                    Problem(
+                        example.scenario.source,
+                        1,
+                        f"example id {example.id!r} already used in {seen[example.id]}",
+                    )
+                ]
+            )
         seen[example.id] = example.scenario.source
     return examples
 
@@ -89,8 +97,10 @@ def load_ruling_example(path: Path) -> Example:
         raise scenario.ScenarioError(f"{path}: an example file holds one mapping")
     group = data.pop("group", None)
     if not isinstance(group, str) or not group:
-        raise scenario.ScenarioError(f"{path}: {data.get('id', '?')}: missing 'group' "
-                                     f"(the stable key of the ruling group it shows)")
+        raise scenario.ScenarioError(
+            f"{path}: {data.get('id', '?')}: missing 'group' "
+            f"(the stable key of the ruling group it shows)"
+        )
     parsed = scenario.load(data)
     parsed.source = _display(path)
     return Example(parsed, "ruling", group)
@@ -117,8 +127,10 @@ def step_line(source: str, index: int) -> int:
 
 # -- running ----------------------------------------------------------------------------------
 
-def run_examples(examples: list[Example] | None = None,
-                 db: sqlite_utils.Database | None = None) -> list[Result]:
+
+def run_examples(
+    examples: list[Example] | None = None, db: sqlite_utils.Database | None = None
+) -> list[Result]:
     """Run every example; with a store, tie each ruling example to its group's current id."""
     examples = load_examples() if examples is None else examples
     find = group_finder(db)
@@ -145,11 +157,13 @@ def failure_problem(result: Result) -> Problem:
     index = run.steps[-1].index if run.steps and run.steps[-1].diff else None
     line = step_line(result.example.scenario.source, index) if index else 1
     # A scenario given as a dict has no file; its id then stands in for the path.
-    return Problem(result.example.scenario.source or result.example.id, line,
-                   f"example {run.failure}")
+    return Problem(
+        result.example.scenario.source or result.example.id, line, f"example {run.failure}"
+    )
 
 
 # -- the store --------------------------------------------------------------------------------
+
 
 def store_results(db: sqlite_utils.Database, results: list[Result], keep: bool = False) -> None:
     """Replace the stored runs with these (or add these to them, with ``keep``)."""
@@ -162,11 +176,19 @@ def store_results(db: sqlite_utils.Database, results: list[Result], keep: bool =
 
 def _row(result: Result) -> dict:
     s, run = result.example.scenario, result.run
-    return {"id": s.id, "group": result.group_id, "kind": result.example.kind, "title": s.title,
-            "source": s.source, "rules": json.dumps(s.rules), "status": result.status,
-            "seconds": round(run.seconds, 6), "failure": run.failure,
-            "initial": json.dumps(run.initial, ensure_ascii=False),
-            "steps": json.dumps([asdict(t) for t in run.steps], ensure_ascii=False)}
+    return {
+        "id": s.id,
+        "group": result.group_id,
+        "kind": result.example.kind,
+        "title": s.title,
+        "source": s.source,
+        "rules": json.dumps(s.rules),
+        "status": result.status,
+        "seconds": round(run.seconds, 6),
+        "failure": run.failure,
+        "initial": json.dumps(run.initial, ensure_ascii=False),
+        "steps": json.dumps([asdict(t) for t in run.steps], ensure_ascii=False),
+    }
 
 
 def examples_for_group(db: sqlite_utils.Database, group_id: str) -> list[dict]:
@@ -180,12 +202,22 @@ def examples_for_group(db: sqlite_utils.Database, group_id: str) -> list[dict]:
     if TABLE not in db.table_names():
         return []
     rows = db.query(f'SELECT * FROM {TABLE} WHERE "group" = ? ORDER BY id', [group_id])
-    return [{"id": r["id"], "status": r["status"], "title": r["title"],
-             "rules": json.loads(r["rules"]), "failure": r["failure"], "source": r["source"],
-             "steps": json.loads(r["steps"])} for r in rows]
+    return [
+        {
+            "id": r["id"],
+            "status": r["status"],
+            "title": r["title"],
+            "rules": json.loads(r["rules"]),
+            "failure": r["failure"],
+            "source": r["source"],
+            "steps": json.loads(r["steps"]),
+        }
+        for r in rows
+    ]
 
 
 # -- the build stage --------------------------------------------------------------------------
+
 
 def build_stage(ctx) -> None:
     """Pipeline stage: run every example, store the runs, fail the build on a failure.
@@ -207,8 +239,10 @@ def build_stage(ctx) -> None:
         results = run_examples(db=ctx.db)
         store_results(ctx.db, results)
         store_keys(ctx.db, [r.example for r in results])
-    for row in ctx.db.query(f'SELECT k.id, k.key, r.source FROM {KEYS} k JOIN {TABLE} r ON '
-                            f'r.id = k.id WHERE r."group" IS NULL ORDER BY k.id'):
+    for row in ctx.db.query(
+        f"SELECT k.id, k.key, r.source FROM {KEYS} k JOIN {TABLE} r ON "
+        f'r.id = k.id WHERE r."group" IS NULL ORDER BY k.id'
+    ):
         say(f"{row['source']}: example {row['id']}: no ruling group {row['key']} in this corpus")
     failed = [failure_problem(r) for r in results if not r.run.passed]
     if failed:
@@ -223,8 +257,11 @@ def store_keys(db: sqlite_utils.Database, examples: list[Example]) -> None:
     with db.conn:
         db.execute(f"DROP TABLE IF EXISTS {KEYS}")
         schema.create(db, KEYS)
-        db.table(KEYS).insert_all({"id": e.id, "key": e.group, "path": str(Path(
-            e.scenario.source).resolve())} for e in examples if e.group)
+        db.table(KEYS).insert_all(
+            {"id": e.id, "key": e.group, "path": str(Path(e.scenario.source).resolve())}
+            for e in examples
+            if e.group
+        )
 
 
 def _stale(db: sqlite_utils.Database, changed_groups: set[str]) -> list[str]:
@@ -239,12 +276,15 @@ def _stale(db: sqlite_utils.Database, changed_groups: set[str]) -> list[str]:
     ids = set(changed_groups)
     prints = {fingerprint(gid) for gid in ids}
     have = {row["id"] for row in db.query(f"SELECT id FROM {TABLE}")}
-    return sorted(row["path"] for row in db.query(f"SELECT id, key, path FROM {KEYS}")
-                  if row["id"] not in have or row["key"] in ids
-                  or fingerprint(row["key"]) in prints)
+    return sorted(
+        row["path"]
+        for row in db.query(f"SELECT id, key, path FROM {KEYS}")
+        if row["id"] not in have or row["key"] in ids or fingerprint(row["key"]) in prints
+    )
 
 
 # -- the command line -------------------------------------------------------------------------
+
 
 def select(examples: list[Example], ids) -> list[Example]:
     """The examples named in ``ids`` (all when empty); KbError names an unknown id."""
@@ -262,8 +302,10 @@ def report(results: list[Result], lang: str | None = None) -> list[str]:
     lines = []
     for r in results:
         group = r.group_id or (f"{r.example.group}?" if r.example.group else "-")
-        lines.append(f"{r.status:<7} {r.example.id}  group {group}  rules "
-                     f"{', '.join(r.example.scenario.rules)}  {r.run.seconds * 1000:.1f} ms")
+        lines.append(
+            f"{r.status:<7} {r.example.id}  group {group}  rules "
+            f"{', '.join(r.example.scenario.rules)}  {r.run.seconds * 1000:.1f} ms"
+        )
         if not r.run.passed:
             lines.append(f"        {failure_problem(r)}")
         if lang:

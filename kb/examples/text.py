@@ -98,11 +98,15 @@ def _say(message: str | tuple, lang: str, **fields) -> str:
 
 # -- names ----------------------------------------------------------------------------------
 
+
 @cache
 def _glossary_names() -> dict[str, Concept]:
     """English term -> concept, for dungeon and room names the glossary knows."""
-    return {term: concept for concept in load_glossary().concepts
-            for term in concept.terms.get("en", [])}
+    return {
+        term: concept
+        for concept in load_glossary().concepts
+        for term in concept.terms.get("en", [])
+    }
 
 
 def name(value: str | None, lang: str) -> str:
@@ -131,6 +135,7 @@ def names(values, lang: str) -> str:
 
 # -- abilities, events, entries, states -----------------------------------------------------
 
+
 def describe_ability(label: str, lang: str) -> str:
     """A trigger label (``kind:subject@controller`` plus ``->target``) as a noun phrase."""
     body, *targets = label.split("->")
@@ -140,8 +145,14 @@ def describe_ability(label: str, lang: str) -> str:
         return label
     # The controller is named every time: who controls the initiative's triggers is what
     # several rulings are about.
-    text = _say(ABILITIES[kind], lang, controller=controller, player=subject,
-                room=name(subject, lang), creature=name(subject, lang))
+    text = _say(
+        ABILITIES[kind],
+        lang,
+        controller=controller,
+        player=subject,
+        room=name(subject, lang),
+        creature=name(subject, lang),
+    )
     for target in targets:
         text = _say(ABILITIES["targeting"], lang, ability=text, target=name(target, lang))
     return text
@@ -176,8 +187,11 @@ def describe_entry(entry: dict, lang: str) -> str:
         label = fields["label"] + "".join(f"->{t}" for t in fields.get("targets") or [])
         fields["ability"] = describe_ability(label, lang)
     if kind == "takes_initiative" and fields.get("previous"):
-        key = "takes_initiative:again" if fields["previous"] == fields["player"] \
+        key = (
+            "takes_initiative:again"
+            if fields["previous"] == fields["player"]
             else "takes_initiative:from"
+        )
     elif kind == "combat_damage" and fields.get("amount"):
         key = "combat_damage:amount"
     elif kind == "leaves_game" and f"leaves_game:{fields.get('reason')}" in LOG:
@@ -219,20 +233,32 @@ def describe_state(state: dict, lang: str, monarch: bool = False) -> list[str]:
     """
     lines = []
     holder = state.get("initiative")
-    lines.append(_say(STATE["initiative"], lang, player=holder) if holder
-                 else _say(STATE["initiative:none"], lang))
+    lines.append(
+        _say(STATE["initiative"], lang, player=holder)
+        if holder
+        else _say(STATE["initiative:none"], lang)
+    )
     if state.get("monarch"):
         lines.append(_say(STATE["monarch"], lang, player=state["monarch"]))
     elif monarch or state.get("cant_become_monarch") or state.get("monarch_effects"):
         lines.append(_say(STATE["monarch:none"], lang))
     if state.get("cant_become_monarch"):
-        lines.append(_say(STATE["cant_become_monarch"], lang,
-                          players=names(state["cant_become_monarch"], lang),
-                          count=len(state["cant_become_monarch"])))
+        lines.append(
+            _say(
+                STATE["cant_become_monarch"],
+                lang,
+                players=names(state["cant_become_monarch"], lang),
+                count=len(state["cant_become_monarch"]),
+            )
+        )
     for effect, players in (state.get("monarch_effects") or {}).items():
-        lines.append(_say(LOG["monarch_effect"], lang, effect=name(effect, lang),
-                          players=names(players, lang)) if players is not None
-                     else _say(LOG["monarch_effect:none"], lang, effect=name(effect, lang)))
+        lines.append(
+            _say(
+                LOG["monarch_effect"], lang, effect=name(effect, lang), players=names(players, lang)
+            )
+            if players is not None
+            else _say(LOG["monarch_effect:none"], lang, effect=name(effect, lang))
+        )
     if state.get("active_player"):
         lines.append(_say(STATE["active"], lang, player=state["active_player"]))
     elif state.get("turn_of"):
@@ -242,17 +268,30 @@ def describe_state(state: dict, lang: str, monarch: bool = False) -> list[str]:
             lines.append(_say(STATE["left"], lang, player=player))
             continue
         if p.get("dungeon"):
-            lines.append(_say(STATE["dungeon"], lang, player=player,
-                              dungeon=name(p["dungeon"], lang), room=name(p.get("room"), lang)))
+            lines.append(
+                _say(
+                    STATE["dungeon"],
+                    lang,
+                    player=player,
+                    dungeon=name(p["dungeon"], lang),
+                    room=name(p.get("room"), lang),
+                )
+            )
         if p.get("completed"):
-            lines.append(_say(STATE["completed"], lang, player=player,
-                              dungeons=names(p["completed"], lang)))
+            lines.append(
+                _say(STATE["completed"], lang, player=player, dungeons=names(p["completed"], lang))
+            )
     for team, life in (state.get("team_life") or {}).items():
         lines.append(_say(STATE["team_life"], lang, team=team, life=life))
     for key in ("pending", "stack"):
         if state.get(key):
-            lines.append(_say(STATE[key], lang, abilities="; ".join(
-                describe_ability(label, lang) for label in state[key])))
+            lines.append(
+                _say(
+                    STATE[key],
+                    lang,
+                    abilities="; ".join(describe_ability(label, lang) for label in state[key]),
+                )
+            )
     if state.get("game_over"):
         lines.append(_say(STATE["game_over"], lang))
     return [_sentence(line) for line in lines]
@@ -265,8 +304,9 @@ def describe_step(step, lang: str) -> dict:
     refused = step.get("refused")
     return {
         "event": describe_event(step.get("event") or {}, lang),
-        "log": [describe_entry(e, lang) for e in step.get("log") or []
-                if e.get("kind") != "refused"],
+        "log": [
+            describe_entry(e, lang) for e in step.get("log") or [] if e.get("kind") != "refused"
+        ],
         "state": describe_state(step.get("state") or {}, lang, monarch=_about_monarch(step)),
         "refused": describe_refusal(refused, lang) if refused else None,
         "differences": list(step.get("diff") or []),
@@ -277,8 +317,10 @@ def _about_monarch(step: dict) -> bool:
     """Does the step's event or log concern the monarch?"""
     if (step.get("event") or {}).get("kind") in MONARCH_EVENTS:
         return True
-    return any(e.get("kind") in MONARCH_LOG or str(e.get("label", "")).startswith("monarch_")
-               for e in step.get("log") or [])
+    return any(
+        e.get("kind") in MONARCH_LOG or str(e.get("label", "")).startswith("monarch_")
+        for e in step.get("log") or []
+    )
 
 
 def describe(item, lang: str) -> str:
@@ -308,8 +350,11 @@ def _fallback(entry: dict) -> str:
 
 def message_ids() -> list[str | tuple]:
     """Every message of the catalog (singular strings and plural tuples), in a stable order."""
-    found = [m[:2] if isinstance(m, tuple) else m
-             for part in CATALOG_PARTS.values() for m in part.values()]
+    found = [
+        m[:2] if isinstance(m, tuple) else m
+        for part in CATALOG_PARTS.values()
+        for m in part.values()
+    ]
     return list(dict.fromkeys(found))
 
 

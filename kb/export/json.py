@@ -27,31 +27,61 @@ def groups(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[dict
     rows are read; the site's data dump reads a few thousand rulings at a time).
     """
     if "groups" not in db.table_names():
-        return [{"id": r["id"], "rules": [], "links": [], "unlinked": None, "concepts": [],
-                 "examples": [], "rulings": [_ruling(r)]} for r in store.rulings(db)]
+        return [
+            {
+                "id": r["id"],
+                "rules": [],
+                "links": [],
+                "unlinked": None,
+                "concepts": [],
+                "examples": [],
+                "rulings": [_ruling(r)],
+            }
+            for r in store.rulings(db)
+        ]
     if ids is None:
         found = align.groups(db)
     else:
-        found = sorted((g for chunk in store.chunks(ids) for g in align.groups(db, chunk)),
-                       key=lambda g: align.id_order(g["id"]))
+        found = sorted(
+            (g for chunk in store.chunks(ids) for g in align.groups(db, chunk)),
+            key=lambda g: align.id_order(g["id"]),
+        )
     links = link.links(db, ids)
     linked = "group_rules" in db.table_names()
     reasons = _reasons(db, [g["id"] for g in found if g["id"] not in links]) if linked else {}
-    return [{"id": g["id"], "rules": g["rules"], "links": links.get(g["id"], []),
-             "unlinked": reasons.get(g["id"]),
-             "concepts": g["signature"], "examples": example_runs.examples_for_group(db, g["id"]),
-             "rulings": [_ruling(m) for m in g["members"]]}
-            for g in found]
+    return [
+        {
+            "id": g["id"],
+            "rules": g["rules"],
+            "links": links.get(g["id"], []),
+            "unlinked": reasons.get(g["id"]),
+            "concepts": g["signature"],
+            "examples": example_runs.examples_for_group(db, g["id"]),
+            "rulings": [_ruling(m) for m in g["members"]],
+        }
+        for g in found
+    ]
 
 
 def _ruling(row: dict) -> dict:
-    out = {"lang": row["lang"], "card": row["card"], "date": row["date"], "text": row["text"],
-           "source": f"{row['source']}:{row['line']}"}
+    out = {
+        "lang": row["lang"],
+        "card": row["card"],
+        "date": row["date"],
+        "text": row["text"],
+        "source": f"{row['source']}:{row['line']}",
+    }
     if "card_identity" in row:
-        out.update({"card_identity": row["card_identity"], "english_name": row["english_name"],
-                    "score": row["score"], "weak": row["weak"], "evidence": row["evidence"]})
+        out.update(
+            {
+                "card_identity": row["card_identity"],
+                "english_name": row["english_name"],
+                "score": row["score"],
+                "weak": row["weak"],
+                "evidence": row["evidence"],
+            }
+        )
     return out
-
 
 
 def _reasons(db: sqlite_utils.Database, ids: list[str]) -> dict[str, str]:

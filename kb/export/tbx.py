@@ -27,12 +27,17 @@ from kb.export.xmldoc import XML_LANG, serialise, xml_text
 from kb.reference import glossary as glossary_module
 
 TBX_NAMESPACE = "urn:iso:std:iso:30042:ed-2"
-PREFERRED, ADMITTED, DEPRECATED = ("preferredTerm-admn-sts", "admittedTerm-admn-sts",
-                                   "deprecatedTerm-admn-sts")
+PREFERRED, ADMITTED, DEPRECATED = (
+    "preferredTerm-admn-sts",
+    "admittedTerm-admn-sts",
+    "deprecatedTerm-admn-sts",
+)
 DO_NOT_TRANSLATE = "do-not-translate"
-_DESCRIPTION = ("rulings-kb {version} glossary: the terms of the rules in English and the "
-                "ruling languages; preferred, admitted and deprecated terms as the translator "
-                "checks accept them")
+_DESCRIPTION = (
+    "rulings-kb {version} glossary: the terms of the rules in English and the "
+    "ruling languages; preferred, admitted and deprecated terms as the translator "
+    "checks accept them"
+)
 
 
 def statuses(concept) -> dict[str, list[tuple[str, str]]]:
@@ -45,8 +50,11 @@ def statuses(concept) -> dict[str, list[tuple[str, str]]]:
             rows = [(name, PREFERRED)] + [(t, DEPRECATED) for t in terms if t != name]
         else:
             rows = [(terms[0], PREFERRED)] + [(t, ADMITTED) for t in terms[1:]]
-        rows += [(t, DEPRECATED) for t in concept.forbidden.get(lang, ())
-                 if t not in {r[0] for r in rows}]
+        rows += [
+            (t, DEPRECATED)
+            for t in concept.forbidden.get(lang, ())
+            if t not in {r[0] for r in rows}
+        ]
         out[lang] = rows
     return out
 
@@ -62,24 +70,26 @@ def to_tbx(glossary=None, martif: bool = False) -> str:
     tag = _tagger(TBX_NAMESPACE)
     root = ET.Element(tag("tbx"), {"type": "TBX-Basic", "style": "dca", XML_LANG: "en"})
     file_desc = ET.SubElement(ET.SubElement(root, tag("tbxHeader")), tag("fileDesc"))
-    ET.SubElement(ET.SubElement(file_desc, tag("sourceDesc")), tag("p")).text = (
-        _DESCRIPTION.format(version=__version__))
+    ET.SubElement(ET.SubElement(file_desc, tag("sourceDesc")), tag("p")).text = _DESCRIPTION.format(
+        version=__version__
+    )
     body = ET.SubElement(ET.SubElement(root, tag("text")), tag("body"))
     for concept in glossary.concepts:
         entry = ET.SubElement(body, tag("conceptEntry"), id=concept.id)
         if concept.keep_english:
-            ET.SubElement(entry, tag("note")).text = (
-                "A name kept in English in every language: do not translate.")
+            ET.SubElement(
+                entry, tag("note")
+            ).text = "A name kept in English in every language: do not translate."
         for lang, rows in statuses(concept).items():
             lang_sec = ET.SubElement(entry, tag("langSec"), {XML_LANG: lang})
             for term, status in rows:
                 term_sec = ET.SubElement(lang_sec, tag("termSec"))
                 ET.SubElement(term_sec, tag("term")).text = xml_text(term)
-                ET.SubElement(term_sec, tag("termNote"),
-                              type="administrativeStatus").text = status
+                ET.SubElement(term_sec, tag("termNote"), type="administrativeStatus").text = status
                 if concept.keep_english and status == PREFERRED:
-                    ET.SubElement(term_sec, tag("admin"),
-                                  type="projectSubset").text = DO_NOT_TRANSLATE
+                    ET.SubElement(
+                        term_sec, tag("admin"), type="projectSubset"
+                    ).text = DO_NOT_TRANSLATE
     return serialise(root, "")
 
 
@@ -91,7 +101,8 @@ def _martif(glossary) -> str:
     root = ET.Element("martif", {"type": "TBX", XML_LANG: "en"})
     header = ET.SubElement(ET.SubElement(root, "martifHeader"), "fileDesc")
     ET.SubElement(ET.SubElement(header, "sourceDesc"), "p").text = _DESCRIPTION.format(
-        version=__version__)
+        version=__version__
+    )
     body = ET.SubElement(ET.SubElement(root, "text"), "body")
     for concept in glossary.concepts:
         entry = ET.SubElement(body, "termEntry", id=concept.id)

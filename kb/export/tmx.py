@@ -48,16 +48,25 @@ def to_tmx(db: sqlite_utils.Database, pair: tuple[str, str] | None = None) -> st
         groups = [g for g in groups if set(pair) <= {m["lang"] for m in g["members"]}]
         srclang = pair[0]
     else:
-        srclang = next((lang for lang in SOURCE_LANGUAGES if any(
-            g.get("source") == lang for g in groups)), ALL)
-    dates = [m["date"] for g in groups for m in g["members"]
-             if pair is None or m["lang"] in pair]
+        srclang = next(
+            (lang for lang in SOURCE_LANGUAGES if any(g.get("source") == lang for g in groups)), ALL
+        )
+    dates = [m["date"] for g in groups for m in g["members"] if pair is None or m["lang"] in pair]
     root = ET.Element("tmx", version="1.4")
-    ET.SubElement(root, "header", {
-        "creationtool": "rulings-kb", "creationtoolversion": __version__,
-        "segtype": "paragraph", "o-tmf": "rulings-kb", "adminlang": "en",
-        "srclang": srclang, "datatype": "plaintext",
-        **({"creationdate": tmx_date(max(dates))} if dates else {})})
+    ET.SubElement(
+        root,
+        "header",
+        {
+            "creationtool": "rulings-kb",
+            "creationtoolversion": __version__,
+            "segtype": "paragraph",
+            "o-tmf": "rulings-kb",
+            "adminlang": "en",
+            "srclang": srclang,
+            "datatype": "plaintext",
+            **({"creationdate": tmx_date(max(dates))} if dates else {}),
+        },
+    )
     body = ET.SubElement(root, "body")
     for group in groups:
         tu = ET.SubElement(body, "tu", tuid=str(group["id"]))
@@ -75,13 +84,12 @@ def language_pairs(db: sqlite_utils.Database) -> list[tuple[str, str]]:
     """The pairs a CAT tool would import: (source, translation language) for each
     translation language when the corpus has originals, else every two translation
     languages (in the corpus' order, the first as source)."""
-    langs = sorted({r[0] for r in db.execute("SELECT DISTINCT lang FROM rulings")},
-                   key=lang_order)
+    langs = sorted({r[0] for r in db.execute("SELECT DISTINCT lang FROM rulings")}, key=lang_order)
     sources = [lang for lang in langs if lang in SOURCE_LANGUAGES]
     targets = [lang for lang in langs if lang not in SOURCE_LANGUAGES]
     if sources:
         return [(source, target) for source in sources for target in targets]
-    return [(a, b) for i, a in enumerate(targets) for b in targets[i + 1:]]
+    return [(a, b) for i, a in enumerate(targets) for b in targets[i + 1 :]]
 
 
 def parse_pair(text: str) -> tuple[str, str]:
@@ -89,13 +97,16 @@ def parse_pair(text: str) -> tuple[str, str]:
     parts = tuple(text.lower().split("-"))
     known = SOURCE_LANGUAGES + LANGUAGES
     if len(parts) != 2 or parts[0] == parts[1] or not all(p in known for p in parts):
-        raise KbError(f"--pair {text!r}: expected two languages as SRC-TGT, e.g. en-fr "
-                      f"(languages: {', '.join(known)})")
+        raise KbError(
+            f"--pair {text!r}: expected two languages as SRC-TGT, e.g. en-fr "
+            f"(languages: {', '.join(known)})"
+        )
     return parts[0], parts[1]
 
 
-def write_pairs(db: sqlite_utils.Database, folder: Path,
-                pairs: list[tuple[str, str]] | None = None) -> list[Path]:
+def write_pairs(
+    db: sqlite_utils.Database, folder: Path, pairs: list[tuple[str, str]] | None = None
+) -> list[Path]:
     """One TMX file per language pair (``rulings.en-fr.tmx``) in ``folder``; their paths."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []

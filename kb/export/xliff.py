@@ -34,8 +34,9 @@ def to_xliff(db: sqlite_utils.Database, source: str, target: str) -> str:
         raise KbError("--source and --target must differ")
     ET.register_namespace("", XLIFF_NAMESPACE)
     root = ET.Element(tag("xliff"), {"version": "2.0", "srcLang": source, "trgLang": target})
-    file = ET.SubElement(root, tag("file"), {"id": "rulings",
-                                             "original": f"rulings-kb {__version__}"})
+    file = ET.SubElement(
+        root, tag("file"), {"id": "rulings", "original": f"rulings-kb {__version__}"}
+    )
     for group in groups_of(db):
         mine = [m for m in group["members"] if m["lang"] == source]
         if not mine:
@@ -46,17 +47,24 @@ def to_xliff(db: sqlite_utils.Database, source: str, target: str) -> str:
         for rule in group.get("rules") or []:
             ET.SubElement(notes, tag("note"), category="rule").text = rule
         for member in mine + theirs:
-            ET.SubElement(notes, tag("note"), category="card",
-                          appliesTo="source" if member in mine else "target").text = xml_text(
-                f"{member['card']} ({member['source']}:{member['line']}, {member['date']})",
-                member)
-        segment = ET.SubElement(unit, tag("segment"), id="1",
-                                state="translated" if theirs else "initial")
+            ET.SubElement(
+                notes,
+                tag("note"),
+                category="card",
+                appliesTo="source" if member in mine else "target",
+            ).text = xml_text(
+                f"{member['card']} ({member['source']}:{member['line']}, {member['date']})", member
+            )
+        segment = ET.SubElement(
+            unit, tag("segment"), id="1", state="translated" if theirs else "initial"
+        )
         ET.SubElement(segment, tag("source"), {_SPACE: "preserve"}).text = xml_text(
-            mine[0]["text"], mine[0])
+            mine[0]["text"], mine[0]
+        )
         if theirs:
             ET.SubElement(segment, tag("target"), {_SPACE: "preserve"}).text = xml_text(
-                theirs[0]["text"], theirs[0])
+                theirs[0]["text"], theirs[0]
+            )
     return serialise(root)
 
 

@@ -21,8 +21,13 @@ def xml_text(text: str, ruling: dict | None = None) -> str:
     bad = _NOT_XML.search(text)
     if bad:
         where = (ruling["source"], ruling.get("line") or 0) if ruling else ("kb", 0)
-        raise KbError([Problem(str(where[0]), where[1],
-                               f"U+{ord(bad.group(0)):04X} cannot be written to XML")])
+        raise KbError(
+            [
+                Problem(
+                    str(where[0]), where[1], f"U+{ord(bad.group(0)):04X} cannot be written to XML"
+                )
+            ]
+        )
     return text
 
 

@@ -42,6 +42,20 @@ from kb.link.stage import (
     unlinked,
 )
 
-__all__ = ["RuleLink", "build_stage", "carried_rules", "evidence_table", "explain",
-           "group_votes", "link_groups", "link_row", "links", "listing", "listing_text",
-           "number_on", "rules_for", "unlinked", "why_unlinked"]
+__all__ = [
+    "RuleLink",
+    "build_stage",
+    "carried_rules",
+    "evidence_table",
+    "explain",
+    "group_votes",
+    "link_groups",
+    "link_row",
+    "links",
+    "listing",
+    "listing_text",
+    "number_on",
+    "rules_for",
+    "unlinked",
+    "why_unlinked",
+]

@@ -52,8 +52,12 @@ class Family:
     topic: frozenset[str]
 
     def holds(self, rule: str) -> bool:
-        return any(rule == p or rule.startswith(p + ".") or
-                   (rule.startswith(p) and rule[len(p):].isalpha()) for p in self.prefixes)
+        return any(
+            rule == p
+            or rule.startswith(p + ".")
+            or (rule.startswith(p) and rule[len(p) :].isalpha())
+            for p in self.prefixes
+        )
 
 
 @dataclass(frozen=True)
@@ -90,8 +94,7 @@ class EvidenceTable:
     sections: dict[str, str] = field(default_factory=dict)
     _topics: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _named: dict[str, int] = field(default_factory=dict, repr=False)
-    _distinctive: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict,
-                                                                 repr=False)
+    _distinctive: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict, repr=False)
 
     def family_of(self, rule: str) -> Family | None:
         return next((f for f in self.families if f.holds(rule)), None)
@@ -139,9 +142,13 @@ class EvidenceTable:
         return frozenset(c for members in self.contrasts.values() for c in members & named)
 
 
-def build_table(descriptions: dict[str, str], glossary: Glossary | None = None,
-                families: tuple[Family, ...] = (), hints: dict[str, Hint] | None = None,
-                source: str = "descriptions") -> EvidenceTable:
+def build_table(
+    descriptions: dict[str, str],
+    glossary: Glossary | None = None,
+    families: tuple[Family, ...] = (),
+    hints: dict[str, Hint] | None = None,
+    source: str = "descriptions",
+) -> EvidenceTable:
     """The evidence of the rules ``descriptions`` ({number: description}) describe.
 
     KbError when a description names no concept of the glossary (it would never link)."""
@@ -150,8 +157,11 @@ def build_table(descriptions: dict[str, str], glossary: Glossary | None = None,
     for number, text in descriptions.items():
         concepts = frozenset(m.concept for m in glossary.find(" ".join(text.split()), "en"))
         if not concepts:
-            problems.append(Problem(source, 0, f"rule {number}: the description names no "
-                                               "concept of the glossary"))
+            problems.append(
+                Problem(
+                    source, 0, f"rule {number}: the description names no concept of the glossary"
+                )
+            )
         rules[number] = RuleEvidence(number, text, concepts)
     if problems:
         raise KbError(problems)
@@ -166,8 +176,14 @@ def build_table(descriptions: dict[str, str], glossary: Glossary | None = None,
         if entry.contrast:
             contrasts.setdefault(entry.contrast, set()).add(entry.id)
     sections = {c.id: c.rule for c in glossary.concepts if c.contrast and c.rule}
-    return EvidenceTable(rules, weight, tuple(families), dict(hints or {}),
-                         {k: frozenset(v) for k, v in contrasts.items()}, sections)
+    return EvidenceTable(
+        rules,
+        weight,
+        tuple(families),
+        dict(hints or {}),
+        {k: frozenset(v) for k, v in contrasts.items()},
+        sections,
+    )
 
 
 def read_descriptions(path: str | Path | None = None) -> dict[str, str]:
@@ -175,12 +191,15 @@ def read_descriptions(path: str | Path | None = None) -> dict[str, str]:
     read when called)."""
     with open(path or DESCRIPTIONS_FILE, encoding="utf-8") as handle:
         data = yaml.safe_load(handle) or {}
-    return {str(number): " ".join(str(text).split())
-            for number, text in (data.get("rules") or {}).items()}
+    return {
+        str(number): " ".join(str(text).split())
+        for number, text in (data.get("rules") or {}).items()
+    }
 
 
-def read_hints(path: str | Path | None = None, glossary: Glossary | None = None
-               ) -> tuple[tuple[Family, ...], dict[str, Hint]]:
+def read_hints(
+    path: str | Path | None = None, glossary: Glossary | None = None
+) -> tuple[tuple[Family, ...], dict[str, Hint]]:
     """(families, {rule: hint}) from a hints file (default :data:`HINTS_FILE`); KbError names
     a concept the glossary lacks."""
     glossary = glossary or load_glossary()
@@ -191,17 +210,31 @@ def read_hints(path: str | Path | None = None, glossary: Glossary | None = None
 
     def concepts(values, where: str) -> frozenset[str]:
         found = frozenset(str(v) for v in values or ())
-        problems.extend(Problem(str(path), 0, f"{where}: unknown concept {c!r}")
-                        for c in sorted(found - set(glossary.by_id)))
+        problems.extend(
+            Problem(str(path), 0, f"{where}: unknown concept {c!r}")
+            for c in sorted(found - set(glossary.by_id))
+        )
         return found
 
-    families = tuple(Family(str(f["name"]), tuple(str(p) for p in f["rules"]),
-                            concepts(f.get("topic"), f"family {f['name']}"))
-                     for f in data.get("families") or ())
-    hints = {str(rule): Hint(tuple(concepts(e if isinstance(e, list) else [e], f"rule {rule}")
-                                   for e in h.get("requires") or ()),
-                             concepts(h.get("excludes"), f"rule {rule}"), str(h.get("why", "")))
-             for rule, h in (data.get("rules") or {}).items()}
+    families = tuple(
+        Family(
+            str(f["name"]),
+            tuple(str(p) for p in f["rules"]),
+            concepts(f.get("topic"), f"family {f['name']}"),
+        )
+        for f in data.get("families") or ()
+    )
+    hints = {
+        str(rule): Hint(
+            tuple(
+                concepts(e if isinstance(e, list) else [e], f"rule {rule}")
+                for e in h.get("requires") or ()
+            ),
+            concepts(h.get("excludes"), f"rule {rule}"),
+            str(h.get("why", "")),
+        )
+        for rule, h in (data.get("rules") or {}).items()
+    }
     if problems:
         raise KbError(problems)
     return families, hints
@@ -220,12 +253,23 @@ def table_for(carried: set[str], descriptions: dict[str, str] | None = None) -> 
     descriptions = read_descriptions() if descriptions is None else descriptions
     missing = sorted(set(carried) - set(descriptions))
     if missing:
-        raise KbError([Problem(str(DESCRIPTIONS_FILE), 0, f"rule {number} is carried by the "
-                               "core but has no description") for number in missing])
+        raise KbError(
+            [
+                Problem(
+                    str(DESCRIPTIONS_FILE),
+                    0,
+                    f"rule {number} is carried by the core but has no description",
+                )
+                for number in missing
+            ]
+        )
     families, hints = read_hints()
-    return build_table({n: descriptions[n] for n in sorted(carried)}, families=families,
-                       hints={r: h for r, h in hints.items() if r in carried},
-                       source=str(DESCRIPTIONS_FILE))
+    return build_table(
+        {n: descriptions[n] for n in sorted(carried)},
+        families=families,
+        hints={r: h for r, h in hints.items() if r in carried},
+        source=str(DESCRIPTIONS_FILE),
+    )
 
 
 @lru_cache(maxsize=8)
@@ -236,5 +280,8 @@ def _cached(carried: frozenset[str], descriptions: Path, hints: Path) -> Evidenc
 def evidence_table(carried: set[str] | frozenset[str] | None = None) -> EvidenceTable:
     """The evidence of the carried rules (the core's registry by default), cached (per set of
     rules and data files)."""
-    return _cached(frozenset(carried_rules() if carried is None else carried),
-                   Path(DESCRIPTIONS_FILE), Path(HINTS_FILE))
+    return _cached(
+        frozenset(carried_rules() if carried is None else carried),
+        Path(DESCRIPTIONS_FILE),
+        Path(HINTS_FILE),
+    )

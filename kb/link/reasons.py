@@ -30,8 +30,11 @@ from kb.link.evidence import EvidenceTable, evidence_table
 from kb.link.scoring import FEW, MENTIONED, gate, gate_phrase, untracked, votes_of
 
 
-def explain(found: Mapping[str, float] | Iterable[str], carried: set[str] | None = None,
-            table: EvidenceTable | None = None) -> dict:
+def explain(
+    found: Mapping[str, float] | Iterable[str],
+    carried: set[str] | None = None,
+    table: EvidenceTable | None = None,
+) -> dict:
     """Why a group with these votes (or this signature) has no link: {kind, ...} (see the
     module's doc); ``weak`` carries ``concepts`` (those it names that rules name), ``rule``
     (the closest) and ``lacks`` ({kind, concepts, family})."""
@@ -50,15 +53,20 @@ def explain(found: Mapping[str, float] | Iterable[str], carried: set[str] | None
     named = {c for evidence in table.rules.values() for c in evidence.concepts} & mentioned
     if not named:
         return {"kind": "unnamed", "concepts": sorted(mentioned)}
-    closest = max((r for r, e in table.rules.items() if e.concepts & named),
-                  key=lambda r: (_covered(votes, r, table), r))
+    closest = max(
+        (r for r, e in table.rules.items() if e.concepts & named),
+        key=lambda r: (_covered(votes, r, table), r),
+    )
     own = sorted(table.distinctive(closest, FEW))
     lacks = gate(closest, mentioned, table) or {"kind": "distinctive", "concepts": own}
     return {"kind": "weak", "concepts": sorted(named), "rule": closest, "lacks": lacks}
 
 
-def why_unlinked(found: Mapping[str, float] | Iterable[str], carried: set[str] | None = None,
-                 table: EvidenceTable | None = None) -> str:
+def why_unlinked(
+    found: Mapping[str, float] | Iterable[str],
+    carried: set[str] | None = None,
+    table: EvidenceTable | None = None,
+) -> str:
     """A one-line reason, in English, that a group with these votes has no link."""
     if table is None and not (carried is not None and not carried):
         table = evidence_table(carried)
@@ -69,12 +77,16 @@ def why_unlinked(found: Mapping[str, float] | Iterable[str], carried: set[str] |
     if kind == "no_concepts":
         return "names no concept of the glossary"
     if kind == "untracked":
-        return "; ".join(f"about {c} (rule {r}), which the core does not carry"
-                         for c, r in reason["designations"])
+        return "; ".join(
+            f"about {c} (rule {r}), which the core does not carry"
+            for c, r in reason["designations"]
+        )
     if kind == "unnamed":
         return f"no carried rule names {', '.join(reason['concepts'])}"
-    return (f"names {', '.join(reason['concepts'])}, which is not enough for any carried "
-            f"rule (closest: {reason['rule']}, which {gate_phrase(reason['lacks'])})")
+    return (
+        f"names {', '.join(reason['concepts'])}, which is not enough for any carried "
+        f"rule (closest: {reason['rule']}, which {gate_phrase(reason['lacks'])})"
+    )
 
 
 def _covered(votes: Mapping[str, float], rule: str, table: EvidenceTable) -> float:

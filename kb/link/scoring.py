@@ -121,12 +121,13 @@ def refusal(rule: str, mentioned: set[str], table: EvidenceTable) -> str | None:
 def gate_phrase(found: dict) -> str:
     """A refusal (:func:`gate`'s answer) as an English phrase: "needs leave_game (hint)"."""
     named = ", ".join(found["concepts"])
-    return {"family": f"names no concept of {found.get('family')} ({named})",
-            "designation": f"is about {named}, which the group does not name",
-            "requires": f"needs {' or '.join(found['concepts'])} (hint)",
-            "excludes": f"excludes {named} (hint)",
-            "distinctive": f"needs one of {named}" if named else "has no concept of its own",
-            }[found["kind"]]
+    return {
+        "family": f"names no concept of {found.get('family')} ({named})",
+        "designation": f"is about {named}, which the group does not name",
+        "requires": f"needs {' or '.join(found['concepts'])} (hint)",
+        "excludes": f"excludes {named} (hint)",
+        "distinctive": f"needs one of {named}" if named else "has no concept of its own",
+    }[found["kind"]]
 
 
 def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[str, str]]:
@@ -141,8 +142,9 @@ def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[st
     return out
 
 
-def candidates(votes: Mapping[str, float], table: EvidenceTable,
-               passing: list[set[str]] | None = None) -> list[RuleLink]:
+def candidates(
+    votes: Mapping[str, float], table: EvidenceTable, passing: list[set[str]] | None = None
+) -> list[RuleLink]:
     """Every rule that passes the gates and names a distinctive concept, before dominance
     (``passing``, if given, also gets the mentioned concepts of every rule that passes the
     gates, distinctive or not)."""
@@ -160,16 +162,25 @@ def candidates(votes: Mapping[str, float], table: EvidenceTable,
         strength = sum(votes.get(c, 0.0) * weight[c] for c in own)
         total = sum(weight[c] for c in evidence.concepts)
         score = sum(votes.get(c, 0.0) * weight[c] for c in evidence.concepts) / total
-        out.append(RuleLink(rule, tuple(sorted(evidence.concepts & mentioned)),
-                            round(score, 4), round(strength, 4),
-                            tuple(sorted(distinctive - mentioned)),
-                            tuple(sorted(distinctive & mentioned)),
-                            round(sum(weight[c] for c in distinctive - mentioned), 4)))
+        out.append(
+            RuleLink(
+                rule,
+                tuple(sorted(evidence.concepts & mentioned)),
+                round(score, 4),
+                round(strength, 4),
+                tuple(sorted(distinctive - mentioned)),
+                tuple(sorted(distinctive & mentioned)),
+                round(sum(weight[c] for c in distinctive - mentioned), 4),
+            )
+        )
     return out
 
 
-def rules_for(found: Mapping[str, float] | Iterable[str], carried: set[str] | None = None,
-              table: EvidenceTable | None = None) -> list[RuleLink]:
+def rules_for(
+    found: Mapping[str, float] | Iterable[str],
+    carried: set[str] | None = None,
+    table: EvidenceTable | None = None,
+) -> list[RuleLink]:
     """The carried rules a group explains, most specific first.
 
     ``found``: the group's votes ({concept: share of its languages}) or its signature (a list
@@ -184,8 +195,12 @@ def rules_for(found: Mapping[str, float] | Iterable[str], carried: set[str] | No
     # A rule the group explains less of than another rule that passes the gates is not the
     # group's subject, even when the other has no distinctive concept to be linked itself
     # (leaving the game with one's dungeon is 800.4a's, not 309.2b's).
-    kept = [link for link in links if not any(_dominates(other, link) for other in links)
-            and not any(set(link.concepts) < named for named in passing)]
+    kept = [
+        link
+        for link in links
+        if not any(_dominates(other, link) for other in links)
+        and not any(set(link.concepts) < named for named in passing)
+    ]
     return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
 
 

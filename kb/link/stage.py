@@ -67,14 +67,20 @@ _VOTES = """
 """
 
 
-def group_votes(db: sqlite_utils.Database, ids: list[str] | None = None
-                ) -> dict[str, dict[str, float]]:
+def group_votes(
+    db: sqlite_utils.Database, ids: list[str] | None = None
+) -> dict[str, dict[str, float]]:
     """{group id: {concept: share of the group's languages whose texts mention it}} of every
     stored group (or of the groups ``ids``)."""
     votes: dict[str, dict[str, float]] = {}
-    wheres = [("", [])] if ids is None else [
-        (f"WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
-        for chunk in store.chunks(ids)]
+    wheres = (
+        [("", [])]
+        if ids is None
+        else [
+            (f"WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
+            for chunk in store.chunks(ids)
+        ]
+    )
     for where, params in wheres:
         for group_id, langs, concept, naming in db.execute(_VOTES.format(where=where), params):
             mine = votes.setdefault(group_id, {})
@@ -83,8 +89,12 @@ def group_votes(db: sqlite_utils.Database, ids: list[str] | None = None
     return {group_id: dict(sorted(mine.items())) for group_id, mine in sorted(votes.items())}
 
 
-def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
-                ids: list[str] | None = None, table: EvidenceTable | None = None) -> list[str]:
+def link_groups(
+    db: sqlite_utils.Database,
+    carried: set[str] | None = None,
+    ids: list[str] | None = None,
+    table: EvidenceTable | None = None,
+) -> list[str]:
     """Write group_rules for every group (or only for the groups ``ids``, replacing their
     rows); return one line per unlinked group, with the reason.
 
@@ -96,8 +106,15 @@ def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
     if ids is None:
         found = [row[0] for row in db.execute("SELECT id FROM groups ORDER BY id")]
     else:
-        found = sorted({row[0] for chunk in store.chunks(ids) for row in db.execute(
-            f"SELECT id FROM groups WHERE id IN ({', '.join('?' * len(chunk))})", chunk)})
+        found = sorted(
+            {
+                row[0]
+                for chunk in store.chunks(ids)
+                for row in db.execute(
+                    f"SELECT id FROM groups WHERE id IN ({', '.join('?' * len(chunk))})", chunk
+                )
+            }
+        )
     votes = group_votes(db, None if ids is None else found)
     known: dict[tuple, list[RuleLink]] = {}  # thousands of groups share a few concept sets
     linked, lines = [], []
@@ -116,19 +133,30 @@ def link_groups(db: sqlite_utils.Database, carried: set[str] | None = None,
         date = _group_date(dates.get(group_id))
         surfaces, mine = surfaces_of.get(group_id, {}), votes.get(group_id, {})
         for rank, link in enumerate(links, start=1):
-            evidence = {"concepts": {c: surfaces.get(c, {}) for c in link.concepts},
-                        "votes": {c: mine.get(c, 0.0) for c in link.concepts},
-                        "strength": link.strength}
-            rows.append({"group_id": group_id, "rule": link.rule, "rank": rank,
-                         "number_then": number_on(link.rule, date), "score": link.score,
-                         "evidence": json.dumps(evidence, ensure_ascii=False, sort_keys=True)})
+            evidence = {
+                "concepts": {c: surfaces.get(c, {}) for c in link.concepts},
+                "votes": {c: mine.get(c, 0.0) for c in link.concepts},
+                "strength": link.strength,
+            }
+            rows.append(
+                {
+                    "group_id": group_id,
+                    "rule": link.rule,
+                    "rank": rank,
+                    "number_then": number_on(link.rule, date),
+                    "score": link.score,
+                    "evidence": json.dumps(evidence, ensure_ascii=False, sort_keys=True),
+                }
+            )
     with db.conn:
         if ids is None:
             db.table("group_rules").delete_where()
         else:
             for chunk in store.chunks(ids):
-                db.execute(f"DELETE FROM group_rules WHERE group_id IN "
-                           f"({', '.join('?' * len(chunk))})", chunk)
+                db.execute(
+                    f"DELETE FROM group_rules WHERE group_id IN ({', '.join('?' * len(chunk))})",
+                    chunk,
+                )
         db.table("group_rules").insert_all(rows)
     return lines
 
@@ -144,8 +172,14 @@ def link_row(row) -> dict:
         for lang, surface in sorted(evidence["concepts"][concept].items()):
             if surface not in words.setdefault(lang, []):
                 words[lang].append(surface)
-    return {"rule": row["rule"], "number_then": row["number_then"], "score": row["score"],
-            "concepts": concepts, "words": words, "evidence": evidence}
+    return {
+        "rule": row["rule"],
+        "number_then": row["number_then"],
+        "score": row["score"],
+        "concepts": concepts,
+        "words": words,
+        "evidence": evidence,
+    }
 
 
 def links(db: sqlite_utils.Database, ids: list[str] | None = None) -> dict[str, list[dict]]:
@@ -154,9 +188,14 @@ def links(db: sqlite_utils.Database, ids: list[str] | None = None) -> dict[str, 
     out: dict[str, list[dict]] = {}
     if "group_rules" not in db.table_names():
         return out
-    wheres = [("", [])] if ids is None else [
-        (f" WHERE group_id IN ({', '.join('?' * len(chunk))})", chunk)
-        for chunk in store.chunks(ids)]
+    wheres = (
+        [("", [])]
+        if ids is None
+        else [
+            (f" WHERE group_id IN ({', '.join('?' * len(chunk))})", chunk)
+            for chunk in store.chunks(ids)
+        ]
+    )
     for where, params in wheres:
         for row in db.query(f"SELECT * FROM group_rules{where} ORDER BY group_id, rank", params):
             out.setdefault(row["group_id"], []).append(link_row(row))
@@ -167,11 +206,17 @@ def listing(db: sqlite_utils.Database, unlinked_only: bool = False) -> list[dict
     """What ``kb links`` lists: [{group, links: [{rule, number_then, score, concepts, words}]}]
     by group id, or (``unlinked_only``) [{group, reason, concepts}] of the unlinked groups."""
     if unlinked_only:
-        return [{"group": g["id"], "reason": g["reason"], "concepts": g["concepts"]}
-                for g in unlinked(db)]
-    return [{"group": group, "links": [{k: v for k, v in found.items() if k != "evidence"}
-                                       for found in linked]}
-            for group, linked in sorted(links(db).items())]
+        return [
+            {"group": g["id"], "reason": g["reason"], "concepts": g["concepts"]}
+            for g in unlinked(db)
+        ]
+    return [
+        {
+            "group": group,
+            "links": [{k: v for k, v in found.items() if k != "evidence"} for found in linked],
+        }
+        for group, linked in sorted(links(db).items())
+    ]
 
 
 def listing_text(rows: list[dict], unlinked_only: bool = False) -> str:
@@ -179,8 +224,11 @@ def listing_text(rows: list[dict], unlinked_only: bool = False) -> str:
     if unlinked_only:
         lines = [f"{row['group']}  {row['reason']}" for row in rows]
     else:
-        lines = [f"{row['group']}  {found['rule']}  {found['score']:.2f}  "
-                 f"{', '.join(found['concepts'])}" for row in rows for found in row["links"]]
+        lines = [
+            f"{row['group']}  {found['rule']}  {found['score']:.2f}  {', '.join(found['concepts'])}"
+            for row in rows
+            for found in row["links"]
+        ]
     return "\n".join(lines) or ("no unlinked groups" if unlinked_only else "no links")
 
 
@@ -190,15 +238,26 @@ def unlinked(db: sqlite_utils.Database, table: EvidenceTable | None = None) -> l
     languages)."""
     if "groups" not in db.table_names():
         return []
-    linked = ("SELECT DISTINCT group_id FROM group_rules" if "group_rules" in db.table_names()
-              else "SELECT NULL WHERE 0")
-    ids = [row[0] for row in db.execute(
-        f"SELECT id FROM groups WHERE id NOT IN ({linked}) ORDER BY id")]
+    linked = (
+        "SELECT DISTINCT group_id FROM group_rules"
+        if "group_rules" in db.table_names()
+        else "SELECT NULL WHERE 0"
+    )
+    ids = [
+        row[0]
+        for row in db.execute(f"SELECT id FROM groups WHERE id NOT IN ({linked}) ORDER BY id")
+    ]
     votes = group_votes(db, ids)
     table = table or evidence_table()
-    return [{"id": group_id, "reason": why_unlinked(votes.get(group_id, {}), table=table),
-             "why": explain(votes.get(group_id, {}), table=table),
-             "concepts": votes.get(group_id, {})} for group_id in ids]
+    return [
+        {
+            "id": group_id,
+            "reason": why_unlinked(votes.get(group_id, {}), table=table),
+            "why": explain(votes.get(group_id, {}), table=table),
+            "concepts": votes.get(group_id, {}),
+        }
+        for group_id in ids
+    ]
 
 
 #: For each (group, concept) asked for (a JSON list of pairs) and each language: the concept's
@@ -226,8 +285,9 @@ _SURFACES = """
 """
 
 
-def _evidence(db: sqlite_utils.Database, linked: list[tuple[str, list[RuleLink]]],
-              whole: bool = False):
+def _evidence(
+    db: sqlite_utils.Database, linked: list[tuple[str, list[RuleLink]]], whole: bool = False
+):
     """({group: Counter of its rulings' dates}, {group: {concept: {lang: first surface}}}) of
     the ``linked`` groups, for the concepts of their links (``whole``: every stored group is
     in ``linked`` or unlinked, so the dates are read without naming the groups)."""
@@ -235,14 +295,20 @@ def _evidence(db: sqlite_utils.Database, linked: list[tuple[str, list[RuleLink]]
     surfaces: dict[str, dict[str, dict[str, str]]] = {}
     ids = [group_id for group_id, _ in linked]
     for chunk in [None] if whole else store.chunks(ids):
-        where, params = ("", []) if chunk is None else (
-            f" WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
+        where, params = (
+            ("", [])
+            if chunk is None
+            else (f" WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
+        )
         for group_id, date, count in db.execute(
-                "SELECT m.group_id, r.date, COUNT(*) FROM memberships m JOIN rulings r ON "
-                "r.id = m.ruling_id" + where + " GROUP BY m.group_id, r.date", params):
+            "SELECT m.group_id, r.date, COUNT(*) FROM memberships m JOIN rulings r ON "
+            "r.id = m.ruling_id" + where + " GROUP BY m.group_id, r.date",
+            params,
+        ):
             dates.setdefault(group_id, Counter())[date] = count
-    asked = sorted({(group_id, c) for group_id, links in linked for link in links
-                    for c in link.concepts})
+    asked = sorted(
+        {(group_id, c) for group_id, links in linked for link in links for c in link.concepts}
+    )
     for group_id, concept, lang, surface in db.execute(_SURFACES, [json.dumps(asked)]):
         surfaces.setdefault(group_id, {}).setdefault(concept, {})[lang] = surface
     return dates, surfaces

@@ -43,9 +43,13 @@ STAGES: list[tuple[str, str]] = [
 ]
 
 
-def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
-          lang: str | None = None, reuse: bool = True,
-          timings_json: str | Path | None = None) -> dict[str, float]:
+def build(
+    corpus: list[str] | None = None,
+    out: str | Path = DEFAULT_OUT,
+    lang: str | None = None,
+    reuse: bool = True,
+    timings_json: str | Path | None = None,
+) -> dict[str, float]:
     """Build ``out`` from the corpus paths; return the seconds each stage took.
 
     With ``reuse`` (the default) a previous build in ``out`` made by the same code and options
@@ -73,27 +77,40 @@ def build(corpus: list[str] | None = None, out: str | Path = DEFAULT_OUT,
     if timings_file is not None:
         total = time.perf_counter() - started  # not the sum: some stages run side by side
         try:
-            timings_file.write_text(json.dumps({"stages": timings, "total": total}, indent=1)
-                                    + "\n", encoding="utf-8")
+            timings_file.write_text(
+                json.dumps({"stages": timings, "total": total}, indent=1) + "\n", encoding="utf-8"
+            )
         except OSError as exc:
             # The path as given (timings_file, set only with it, is its real path).
-            raise KbError(f"{shown_path(timings_json or timings_file)}: cannot write the timings: "
-                          f"{exc.strerror}") from None
+            raise KbError(
+                f"{shown_path(timings_json or timings_file)}: cannot write the timings: "
+                f"{exc.strerror}"
+            ) from None
     return timings
 
 
-def _build_into(files: list[str], out: Path, named: Path, lang: str | None, reuse: bool,
-                timings: dict[str, float]) -> None:
+def _build_into(
+    files: list[str],
+    out: Path,
+    named: Path,
+    lang: str | None,
+    reuse: bool,
+    timings: dict[str, float],
+) -> None:
     """:func:`build` once its arguments are checked (``out``: the folder itself, no link;
     ``named``: as the user named it, for messages)."""
     key, settings = incremental.build_key(lang), incremental.settings_digest(files)
     previous = out / "rulings.db"
     found = incremental.scan_files(files)  # before any file is read: see kb.pipeline.incremental
-    hashes = (incremental.file_hashes(files, found, previous)
-              if reuse and previous.is_file() else None)
+    hashes = (
+        incremental.file_hashes(files, found, previous) if reuse and previous.is_file() else None
+    )
     with staged_output(out, named) as work, _old_objects_left_alone():
-        if hashes is not None and len(hashes) == len(files) and \
-                incremental.up_to_date(out, hashes, key, settings):
+        if (
+            hashes is not None
+            and len(hashes) == len(files)
+            and incremental.up_to_date(out, hashes, key, settings)
+        ):
             raise KeepPrevious  # nothing changed: the previous build is this one's output
         ctx = BuildContext(corpus=files, work=work, lang=lang, timings=timings, hashes=hashes)
         ctx.reused = reuse and incremental.reuse_store(previous, ctx.db_path, key)
@@ -147,7 +164,7 @@ def _old_objects_left_alone():
     rulings, 25 such collections took 8.8 s of a full build). Young objects are still
     collected as usual."""
     thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], 2 ** 31 - 1)
+    gc.set_threshold(thresholds[0], thresholds[1], 2**31 - 1)
     try:
         yield
     finally:
@@ -179,8 +196,9 @@ class Background:
         if ctx.db is not None:
             ctx.db.conn.commit()  # the child must see everything stored so far
             ctx.db.execute("PRAGMA busy_timeout = 60000")  # its reads may overlap our writes
-        self._process = fork.Process(target=self._child, args=(target, ctx, out, send),
-                                     name=f"kb-{name}", daemon=True)
+        self._process = fork.Process(
+            target=self._child, args=(target, ctx, out, send), name=f"kb-{name}", daemon=True
+        )
         with forking.frozen():
             self._process.start()
         send.close()

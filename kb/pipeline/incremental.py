@@ -44,8 +44,20 @@ from kb.store import schema
 PACKAGE = Path(kb.__file__).resolve().parent
 TEMPLATES = PACKAGE.parent / "site_templates"
 STATE_TABLE = "build_state"
-_CODE_SUFFIXES = {".py", ".yaml", ".yml", ".toml", ".json", ".po", ".mo", ".pot", ".html",
-                  ".css", ".js", ".txt"}
+_CODE_SUFFIXES = {
+    ".py",
+    ".yaml",
+    ".yml",
+    ".toml",
+    ".json",
+    ".po",
+    ".mo",
+    ".pot",
+    ".html",
+    ".css",
+    ".js",
+    ".txt",
+}
 
 
 def build_key(lang: str | None) -> str:
@@ -54,8 +66,11 @@ def build_key(lang: str | None) -> str:
     for root in (PACKAGE, TEMPLATES):
         if not root.is_dir():
             continue
-        for path in sorted(p for p in root.rglob("*") if p.is_file()
-                           and p.suffix in _CODE_SUFFIXES and "__pycache__" not in p.parts):
+        for path in sorted(
+            p
+            for p in root.rglob("*")
+            if p.is_file() and p.suffix in _CODE_SUFFIXES and "__pycache__" not in p.parts
+        ):
             digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
@@ -67,7 +82,9 @@ def reuse_store(previous: Path, work_db: Path, key: str) -> bool:
         return False
     try:
         with store.read_only(previous, rows=False) as conn:
-            rows = conn.execute(f"SELECT value FROM {STATE_TABLE} WHERE key = 'build_key'").fetchall()
+            rows = conn.execute(
+                f"SELECT value FROM {STATE_TABLE} WHERE key = 'build_key'"
+            ).fetchall()
     except sqlite3.Error:  # an unreadable or foreign store is simply not reused
         return False
     if not rows or rows[0][0] != key:
@@ -87,8 +104,11 @@ def up_to_date(out: Path, hashes: dict[str, str], key: str, settings: str) -> bo
         return False
     try:
         with store.read_only(store_path, rows=False) as conn:
-            built = dict(conn.execute(f"SELECT key, value FROM {STATE_TABLE} WHERE key IN "
-                                      "('build_key', 'settings')").fetchall())
+            built = dict(
+                conn.execute(
+                    f"SELECT key, value FROM {STATE_TABLE} WHERE key IN ('build_key', 'settings')"
+                ).fetchall()
+            )
             sources = dict(conn.execute("SELECT path, sha256 FROM sources").fetchall())
     except sqlite3.Error:
         return False
@@ -115,23 +135,31 @@ def record(db: sqlite_utils.Database, key: str, settings: str, found: Scan) -> N
     """Write the build key, the settings' digest and the files' records (``found``, taken as
     the build began) into the store: the last thing a build does to it."""
     schema.create(db, STATE_TABLE)
-    db.table(STATE_TABLE).insert_all([{"key": "build_key", "value": key},
-                                      {"key": "settings", "value": settings}],
-                                     pk="key", replace=True)
+    db.table(STATE_TABLE).insert_all(
+        [{"key": "build_key", "value": key}, {"key": "settings", "value": settings}],
+        pk="key",
+        replace=True,
+    )
     record_stats(db, found)
 
 
-def changed_sources(db: sqlite_utils.Database, hashes: dict[str, str]) -> tuple[list[str], list[str]]:
+def changed_sources(
+    db: sqlite_utils.Database, hashes: dict[str, str]
+) -> tuple[list[str], list[str]]:
     """(added or changed paths, removed paths), comparing ``{path: sha256}`` with the store."""
-    stored = ({row["path"]: row["sha256"] for row in db.query("SELECT path, sha256 FROM sources")}
-              if "sources" in db.table_names() else {})
+    stored = (
+        {row["path"]: row["sha256"] for row in db.query("SELECT path, sha256 FROM sources")}
+        if "sources" in db.table_names()
+        else {}
+    )
     changed = [path for path, sha in hashes.items() if stored.get(path) != sha]
     removed = sorted(set(stored) - set(hashes))
     return changed, removed
 
 
-def file_hashes(paths: list[str], found: Scan | None = None,
-                previous: Path | None = None) -> dict[str, str]:
+def file_hashes(
+    paths: list[str], found: Scan | None = None, previous: Path | None = None
+) -> dict[str, str]:
     """{path: sha256 of its bytes}; unreadable files are left out (the parser reports them).
 
     With ``found`` (this build's :func:`scan_files`) and the ``previous`` store, a file
@@ -152,7 +180,6 @@ def file_hashes(paths: list[str], found: Scan | None = None,
 
 def hash_file(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
 
 
 def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[str, str], list]:
@@ -181,8 +208,9 @@ def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[
             if not skip:
                 out[key] = []
         if not skip and row["concept"] is not None:
-            out[key].append(Match(row["concept"], row["start"], row["end"], row["surface"],
-                                  row["match_lang"]))
+            out[key].append(
+                Match(row["concept"], row["start"], row["end"], row["surface"], row["match_lang"])
+            )
     for matches in out.values():
         matches.sort(key=lambda m: (m.start, -m.end, m.concept))
     return out
@@ -224,10 +252,14 @@ def known_stats(previous: Path) -> dict[str, tuple[tuple[int, int, int, int], st
     """{path: (its record, its stored hash)} in the previous build's store ({} if none)."""
     try:
         with store.read_only(previous, rows=False) as conn:
-            rows = conn.execute(f"SELECT t.path, t.size, t.mtime_ns, t.ctime_ns, t.inode, "
-                                f"s.sha256 FROM {STATS_TABLE} t JOIN sources s ON s.path = t.path")
-            return {path: ((size, mtime, ctime, inode), sha)
-                    for path, size, mtime, ctime, inode, sha in rows}
+            rows = conn.execute(
+                f"SELECT t.path, t.size, t.mtime_ns, t.ctime_ns, t.inode, "
+                f"s.sha256 FROM {STATS_TABLE} t JOIN sources s ON s.path = t.path"
+            )
+            return {
+                path: ((size, mtime, ctime, inode), sha)
+                for path, size, mtime, ctime, inode, sha in rows
+            }
     except sqlite3.Error:  # no such table (an older store), or none at all
         return {}
 

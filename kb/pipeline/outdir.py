@@ -36,8 +36,9 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 #: The file that marks a folder as a build's output, which the next build may replace whole.
 MARKER = ".kb-build"
-_MARKER_TEXT = ("This folder is the output of `kb build` (rulings-kb): the next build replaces "
-                "it whole.\n")
+_MARKER_TEXT = (
+    "This folder is the output of `kb build` (rulings-kb): the next build replaces it whole.\n"
+)
 
 
 class KeepPrevious(Exception):
@@ -58,8 +59,10 @@ def staged_output(out: Path, named: Path | None = None):
     try:
         lock.acquire()
     except Timeout:
-        raise KbError(f"{shown}: another build is writing this folder (lock "
-                      f"{shown_path(lock.lock_file)}); wait for it to finish") from None
+        raise KbError(
+            f"{shown}: another build is writing this folder (lock "
+            f"{shown_path(lock.lock_file)}); wait for it to finish"
+        ) from None
     old = None
     try:
         _remove_stale(parent, out.name)
@@ -94,17 +97,23 @@ def output_folder(out: str | Path, corpus: Iterable[str] = ()) -> Path:
     here = Path.cwd().resolve()
     if target == here or target in here.parents:
         what = "the current folder" if target == here else "a folder holding the current one"
-        raise KbError(f"{shown}: is {what}; the build replaces its output folder whole: "
-                      "choose a folder of its own, e.g. --out _build")
+        raise KbError(
+            f"{shown}: is {what}; the build replaces its output folder whole: "
+            "choose a folder of its own, e.g. --out _build"
+        )
     if target == _home() or target == Path(target.anchor):
-        raise KbError(f"{shown}: is the {'home' if target == _home() else 'root'} folder; "
-                      "choose a folder of its own, e.g. --out _build")
+        raise KbError(
+            f"{shown}: is the {'home' if target == _home() else 'root'} folder; "
+            "choose a folder of its own, e.g. --out _build"
+        )
     for path in corpus:
         source = Path(os.path.realpath(path))
         if source == target or target in source.parents:
-            raise KbError(f"{shown}: {'is' if source == target else 'holds'} the corpus "
-                          f"({shown_path(path)}); the build would replace it: choose another "
-                          "--out")
+            raise KbError(
+                f"{shown}: {'is' if source == target else 'holds'} the corpus "
+                f"({shown_path(path)}); the build would replace it: choose another "
+                "--out"
+            )
     try:
         mode = os.stat(target).st_mode
     except FileNotFoundError:
@@ -114,16 +123,20 @@ def output_folder(out: str | Path, corpus: Iterable[str] = ()) -> Path:
     if not stat.S_ISDIR(mode):
         raise KbError(f"{shown}: exists and is not a folder; choose another --out")
     if os.path.ismount(target):
-        raise KbError(f"{shown}: is a mount point, which cannot be replaced whole; build into a "
-                      f"folder inside it, e.g. --out {shown_path(Path(out) / '_build')}")
+        raise KbError(
+            f"{shown}: is a mount point, which cannot be replaced whole; build into a "
+            f"folder inside it, e.g. --out {shown_path(Path(out) / '_build')}"
+        )
     try:
         empty = next(os.scandir(target), None) is None
     except OSError as exc:
         raise KbError(f"{shown}: cannot read the output folder: {exc.strerror}") from None
     if not (empty or is_build(target)):
-        raise KbError(f"{shown}: not empty and not a previous build (no {MARKER} file); "
-                      "kb build replaces its output folder whole, so it writes only a new "
-                      "folder, an empty one or its own: choose another --out")
+        raise KbError(
+            f"{shown}: not empty and not a previous build (no {MARKER} file); "
+            "kb build replaces its output folder whole, so it writes only a new "
+            "folder, an empty one or its own: choose another --out"
+        )
     return target
 
 
@@ -158,25 +171,32 @@ def check_store(path: Path) -> None:
     page = int.from_bytes(header[16:18], "big")
     pages = int.from_bytes(header[28:32], "big")
     if header[24:28] == header[92:96] and size < (65536 if page == 1 else page) * pages:
-        raise KbError(f"{shown}: the store is cut short ({size} bytes of "
-                      f"{(65536 if page == 1 else page) * pages}); build it again with "
-                      "`kb build --full`")
+        raise KbError(
+            f"{shown}: the store is cut short ({size} bytes of "
+            f"{(65536 if page == 1 else page) * pages}); build it again with "
+            "`kb build --full`"
+        )
     import sqlite3
 
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            tables = {name for (name,) in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {
+                name
+                for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
         finally:
             conn.close()
     except sqlite3.Error as exc:
-        raise KbError(f"{shown}: cannot read the store ({exc}); build it again with "
-                      "`kb build --full`") from None
+        raise KbError(
+            f"{shown}: cannot read the store ({exc}); build it again with `kb build --full`"
+        ) from None
     missing = sorted(set(schema.BASE_TABLES) - tables)
     if missing:
-        raise KbError(f"{shown}: an SQLite file but not a store of kb build (no "
-                      f"{', '.join(missing)} table); pass the rulings.db of a build with --db")
+        raise KbError(
+            f"{shown}: an SQLite file but not a store of kb build (no "
+            f"{', '.join(missing)} table); pass the rulings.db of a build with --db"
+        )
 
 
 def writable_file(path: str | Path, corpus: Iterable[str] = ()) -> Path:
@@ -217,8 +237,9 @@ def _ensure_writable(parent: Path) -> None:
         with tempfile.TemporaryFile(dir=parent):
             pass
     except OSError as exc:
-        raise KbError(f"{shown_path(parent)}: cannot write the output folder: "
-                      f"{exc.strerror or exc}") from None
+        raise KbError(
+            f"{shown_path(parent)}: cannot write the output folder: {exc.strerror or exc}"
+        ) from None
 
 
 def _remove_stale(parent: Path, name: str) -> None:
@@ -281,8 +302,9 @@ def _swap_in(work: Path, out: Path) -> None:
     except OSError as exc:
         if exc.errno not in (errno.EBUSY, errno.EXDEV, errno.EPERM, errno.EACCES, errno.EROFS):
             raise
-        raise KbError(f"{shown_path(out)}: cannot replace the output folder: "
-                      f"{exc.strerror}") from None
+        raise KbError(
+            f"{shown_path(out)}: cannot replace the output folder: {exc.strerror}"
+        ) from None
 
 
 def _exchange(a: Path, b: Path) -> bool:

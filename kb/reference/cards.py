@@ -65,8 +65,14 @@ def catalog(path: str | Path = CATALOG_FILE) -> dict[tuple[str | None, str], Ide
             for name in values:
                 earlier = index.get((lang, _key(name)))
                 if earlier and earlier != ident:
-                    problems.append(Problem(str(path), 0, f"{lang} name {name!r} is given to "
-                                            f"{earlier.identity} and {ident.identity}"))
+                    problems.append(
+                        Problem(
+                            str(path),
+                            0,
+                            f"{lang} name {name!r} is given to "
+                            f"{earlier.identity} and {ident.identity}",
+                        )
+                    )
                 index[(lang, _key(name))] = ident
                 index.setdefault((None, _key(name)), ident)
     if problems:
@@ -85,5 +91,9 @@ def identity_rows(db, sql: str = "SELECT * FROM cards"):
     """card_identities rows of the cards ``sql`` selects."""
     for row in db.query(sql):
         ident = identify(row["name"], row["lang"])
-        yield {"card_id": row["id"], "identity": ident.identity,
-               "english_name": ident.english_name, "known": ident.known}
+        yield {
+            "card_id": row["id"],
+            "identity": ident.identity,
+            "english_name": ident.english_name,
+            "known": ident.known,
+        }

@@ -126,8 +126,7 @@ class Glossary:
                     matches = _matches_at(regex, text, _positions(lowered, needles))
                 else:
                     matches = regex.finditer(text)
-                spans += [Match(concept.id, m.start(), m.end(), m.group(0), code)
-                          for m in matches]
+                spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
         return tuple(sorted(found, key=lambda m: (m.start, -m.end, m.concept)))
 
@@ -140,9 +139,16 @@ class Glossary:
         key = (concept.id, lang)
         if key not in self._regex:
             patterns = concept.patterns(lang)
-            regex = (re.compile("|".join(f"(?:{compile_pattern(p)})" for p in
-                                         sorted(patterns, key=len, reverse=True)),
-                                re.IGNORECASE) if patterns else None)
+            regex = (
+                re.compile(
+                    "|".join(
+                        f"(?:{compile_pattern(p)})" for p in sorted(patterns, key=len, reverse=True)
+                    ),
+                    re.IGNORECASE,
+                )
+                if patterns
+                else None
+            )
             needles = [_needle(p) for p in patterns]
             self._regex[key] = (regex, () if not all(needles) else tuple(set(needles)))
         return self._regex[key]
@@ -238,8 +244,10 @@ def load(path: str | Path = GLOSSARY_FILE) -> Glossary:
         except (TypeError, ValueError, KeyError) as exc:
             problems.append(Problem(str(path), 0, f"concept #{index}: {exc}"))
     ids = [c.id for c in concepts]
-    problems += [Problem(str(path), 0, f"concept {i!r} is listed twice")
-                 for i in sorted({i for i in ids if ids.count(i) > 1})]
+    problems += [
+        Problem(str(path), 0, f"concept {i!r} is listed twice")
+        for i in sorted({i for i in ids if ids.count(i) > 1})
+    ]
     if problems:
         raise KbError(problems)
     return Glossary(concepts)
@@ -254,11 +262,19 @@ def _concept(raw: dict) -> Concept:
     if missing:
         raise ValueError(f"{cid}: no term in {', '.join(missing)}")
     forms = {lang: [str(f) for f in values] for lang, values in (raw.get("forms") or {}).items()}
-    forbidden = {lang: [str(f) for f in values]
-                 for lang, values in (raw.get("forbidden") or {}).items()}
+    forbidden = {
+        lang: [str(f) for f in values] for lang, values in (raw.get("forbidden") or {}).items()
+    }
     for pattern in (p for values in forms.values() for p in values):
         re.compile(compile_pattern(pattern))
     if any("*" in t or _GAP.search(t) for values in forbidden.values() for t in values):
         raise ValueError(f"{cid}: forbidden terms are plain terms (no * or ~N)")
-    return Concept(cid, terms, forms, bool(raw.get("keep_english", False)),
-                   raw.get("contrast"), raw.get("rule"), forbidden)
+    return Concept(
+        cid,
+        terms,
+        forms,
+        bool(raw.get("keep_english", False)),
+        raw.get("contrast"),
+        raw.get("rule"),
+        forbidden,
+    )

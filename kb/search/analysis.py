@@ -73,8 +73,11 @@ def fold(word: str, lang: str | None = None) -> str:
     if lang == "de":
         word = word.translate(_UMLAUTS)
     decomposed = unicodedata.normalize("NFD", word)
-    kept = [ch for i, ch in enumerate(decomposed)
-            if not unicodedata.combining(ch) or (ch == _BREVE and decomposed[i - 1] in "иИ")]
+    kept = [
+        ch
+        for i, ch in enumerate(decomposed)
+        if not unicodedata.combining(ch) or (ch == _BREVE and decomposed[i - 1] in "иИ")
+    ]
     return unicodedata.normalize("NFC", "".join(kept))
 
 
@@ -164,9 +167,13 @@ def split_compound(word: str) -> tuple[str, ...]:
         if fold(tail, "de") in stops or not _known_de(tail):
             continue
         for link in _LINKS:
-            head = word[:cut - len(link)]
-            if (word[len(head):cut] != link or len(head) < _MIN_HEAD
-                    or fold(head, "de") in stops or not _known_de(head)):
+            head = word[: cut - len(link)]
+            if (
+                word[len(head) : cut] != link
+                or len(head) < _MIN_HEAD
+                or fold(head, "de") in stops
+                or not _known_de(head)
+            ):
                 continue
             score = (min(len(head), len(tail)), len(tail))
             if best is None or score > best[0]:
@@ -180,8 +187,7 @@ def _known_de(word: str) -> bool:
     return simplemma.is_known(word, lang="de") or simplemma.is_known(word.capitalize(), lang="de")
 
 
-def analyze(text: str, lang: str, method: str = DEFAULT_METHOD,
-            split: bool = True) -> list[Token]:
+def analyze(text: str, lang: str, method: str = DEFAULT_METHOD, split: bool = True) -> list[Token]:
     """Terms of ``text`` with positions; stop words leave no gap (phrases skip them alike).
 
     ``split=False`` leaves German compounds whole (query words do: the index has both).
@@ -245,11 +251,21 @@ class LanguageAnalyzer(Analyzer):
     def __init__(self, lang: str, method: str = DEFAULT_METHOD):
         self.lang, self.method = lang, method
 
-    def __call__(self, value, positions=False, chars=False, keeporiginal=False,
-                 removestops=True, start_pos=0, start_char=0, tokenize=True, mode="", **kw):
+    def __call__(
+        self,
+        value,
+        positions=False,
+        chars=False,
+        keeporiginal=False,
+        removestops=True,
+        start_pos=0,
+        start_char=0,
+        tokenize=True,
+        mode="",
+        **kw,
+    ):
         token = WhooshToken(positions, chars, removestops=removestops, mode=mode, **kw)
-        for pos, term, start, end in analyze(value, self.lang, self.method,
-                                             split=mode != "query"):
+        for pos, term, start, end in analyze(value, self.lang, self.method, split=mode != "query"):
             token.text, token.boost, token.stopped = term, 1.0, False
             if keeporiginal:
                 token.original = value[start:end]

@@ -38,15 +38,19 @@ POOL_MB = 64
 
 def schema(method: str = analysis.DEFAULT_METHOD) -> Schema:
     fields = {
-        "key": ID(unique=True), "group": ID(stored=True), "lang": ID(stored=True),
-        "dates": KEYWORD(), "rules": KEYWORD(stored=True, scorable=False),
+        "key": ID(unique=True),
+        "group": ID(stored=True),
+        "lang": ID(stored=True),
+        "dates": KEYWORD(),
+        "rules": KEYWORD(stored=True, scorable=False),
         "cards": KEYWORD(scorable=False),
         "shown": STORED(),
     }
     for lang in LANGUAGES:
         fields[f"text_{lang}"] = TEXT(analyzer=analysis.LanguageAnalyzer(lang, method))
-        fields[f"title_{lang}"] = TEXT(analyzer=analysis.LanguageAnalyzer(lang, method),
-                                       phrase=False, field_boost=TITLE_BOOST)
+        fields[f"title_{lang}"] = TEXT(
+            analyzer=analysis.LanguageAnalyzer(lang, method), phrase=False, field_boost=TITLE_BOOST
+        )
     return Schema(**fields)
 
 
@@ -56,13 +60,21 @@ def build_stage(ctx: BuildContext) -> None:
     A reused build patches a copy of the previous index with the groups that changed.
     """
     previous = ctx.previous if ctx.reused else None
-    build_index(ctx.db, ctx.work / "index",
-                previous=Path(previous) / "index" if previous else None,
-                changed=ctx.changed_groups)
+    build_index(
+        ctx.db,
+        ctx.work / "index",
+        previous=Path(previous) / "index" if previous else None,
+        changed=ctx.changed_groups,
+    )
 
 
-def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD,
-                previous: Path | None = None, changed: set[str] | None = None) -> dict:
+def build_index(
+    db,
+    index_dir: str | Path,
+    method: str = analysis.DEFAULT_METHOD,
+    previous: Path | None = None,
+    changed: set[str] | None = None,
+) -> dict:
     """Write the index of every group in the store; return ``{"documents", "written"}``.
 
     With ``previous`` (an index built by the same code), copy it and rewrite only the
@@ -74,8 +86,11 @@ def build_index(db, index_dir: str | Path, method: str = analysis.DEFAULT_METHOD
     old = folder.read_json(previous / folder.DIGESTS) if previous is not None else None
     if previous is None or old is None:
         return _write_all(db, index_dir, method)
-    docs = {doc["key"]: doc for group in documents.group_documents(db, changed).values()
-            for doc in group}
+    docs = {
+        doc["key"]: doc
+        for group in documents.group_documents(db, changed).values()
+        for doc in group
+    }
     digests = {key: _digest(doc) for key, doc in docs.items()}
     if changed is not None:  # the other groups' documents are the previous ones
         digests.update((k, d) for k, d in old.items() if k.partition("\t")[0] not in changed)
@@ -131,5 +146,6 @@ def _finish(db, index_dir: Path, digests: dict[str, str]) -> None:
 
 
 def _digest(doc: dict) -> str:
-    return hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()
-                          ).hexdigest()[:24]
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[
+        :24
+    ]

@@ -31,8 +31,10 @@ def card_names(db) -> dict[str, list[str]]:
     """{name key: the card names with that key} of every card with an indexed ruling."""
     table: dict[str, set[str]] = {}
     for (name,) in db.execute(
-            "SELECT DISTINCT c.name FROM rulings r JOIN cards c ON c.id = r.card_id "
-            f"WHERE r.lang IN ({', '.join('?' for _ in LANGUAGES)})", list(LANGUAGES)):
+        "SELECT DISTINCT c.name FROM rulings r JOIN cards c ON c.id = r.card_id "
+        f"WHERE r.lang IN ({', '.join('?' for _ in LANGUAGES)})",
+        list(LANGUAGES),
+    ):
         table.setdefault(name_key(name), set()).add(name)
     return {key: sorted(names) for key, names in table.items()}
 

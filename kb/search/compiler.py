@@ -80,19 +80,27 @@ def allowed_documents(filters: list, searcher) -> set[int]:
 def _explain_nothing(words, langs) -> None:
     """Raise QueryError when the words could never match (no letters, only stop words)."""
     if not any(re.search(r"[^\W_]", w) for w in words):
-        raise QueryError("nothing to search for: type some words, a \"phrase\" "
-                         "or a filter such as lang:fr")
-    if all(any(analysis.fold(w, lang) in analysis.stopwords(lang) for lang in langs)
-           for w in words):
-        raise QueryError("only very common words (" + " ".join(words[:5]) +
-                         "): add a word that says what the ruling is about")
+        raise QueryError(
+            'nothing to search for: type some words, a "phrase" or a filter such as lang:fr'
+        )
+    if all(
+        any(analysis.fold(w, lang) in analysis.stopwords(lang) for lang in langs) for w in words
+    ):
+        raise QueryError(
+            "only very common words ("
+            + " ".join(words[:5])
+            + "): add a word that says what the ruling is about"
+        )
 
 
 def _in_lang(lang: str, terms: list[str], boost: float = 1.0):
     """All ``terms`` in one language's ruling text or card name."""
+
     def one(term):
-        return Q.Or([Term(f"text_{lang}", term, boost=boost),
-                     Term(f"title_{lang}", term, boost=boost)])
+        return Q.Or(
+            [Term(f"text_{lang}", term, boost=boost), Term(f"title_{lang}", term, boost=boost)]
+        )
+
     return one(terms[0]) if len(terms) == 1 else Q.And([one(t) for t in terms])
 
 
@@ -103,8 +111,11 @@ def _known(reader, lang: str, term: str) -> int:
 def _word_query(word: str, per_lang: dict[str, list[str]], reader) -> list[tuple]:
     """(language, terms, weight) of the word in every language whose vocabulary has it; else
     of its typo corrections."""
-    known = [(lang, tuple(terms), 1.0) for lang, terms in per_lang.items()
-             if terms and all(_known(reader, lang, t) for t in terms)]
+    known = [
+        (lang, tuple(terms), 1.0)
+        for lang, terms in per_lang.items()
+        if terms and all(_known(reader, lang, t) for t in terms)
+    ]
     return known or _corrections(word, per_lang, reader)
 
 
@@ -121,8 +132,10 @@ def _corrections(word: str, per_lang: dict[str, list[str]], reader) -> list[tupl
             for candidate in reader.terms_within(f"text_{lang}", terms[0], distance, prefix=1):
                 found.append((reader.doc_frequency(f"text_{lang}", candidate), lang, candidate))
         if found:
-            return [(lang, (term,), TYPO_WEIGHT[distance])
-                    for _, lang, term in sorted(found, reverse=True)[:MAX_CORRECTIONS]]
+            return [
+                (lang, (term,), TYPO_WEIGHT[distance])
+                for _, lang, term in sorted(found, reverse=True)[:MAX_CORRECTIONS]
+            ]
     return []
 
 
@@ -159,8 +172,14 @@ def _filters(query: Query) -> list:
             raise QueryError(f'card:"{card}" has no letters to match a card name')
         out.append(Q.And([Q.Term("cards", word) for word in dict.fromkeys(words)]))
     if query.rules:
-        out.append(Q.Or([Q.Or([Q.Term("rules", rule), Q.Prefix("rules", rule + ".")])
-                         for rule in query.rules]))
+        out.append(
+            Q.Or(
+                [
+                    Q.Or([Q.Term("rules", rule), Q.Prefix("rules", rule + ".")])
+                    for rule in query.rules
+                ]
+            )
+        )
     for op, value in query.dates:
         out.append(_date_query(op, value))  # a group passes when one of its rulings does
     return out

@@ -35,9 +35,13 @@ def group_documents(db, only: set[str] | None = None) -> dict[str, list[dict]]:
         if row["lang"] in LANGUAGES:
             group = groups.get(row["id"], row["id"])
             by_group.setdefault(group, {}).setdefault(row["lang"], []).append(row)
-    return {gid: [_document(gid, lang, rows, rules.get(gid, ()))
-                  for lang, rows in sorted(per_lang.items())]
-            for gid, per_lang in by_group.items()}
+    return {
+        gid: [
+            _document(gid, lang, rows, rules.get(gid, ()))
+            for lang, rows in sorted(per_lang.items())
+        ]
+        for gid, per_lang in by_group.items()
+    }
 
 
 _INDEXED = f"r.lang IN ({', '.join(repr(lang) for lang in LANGUAGES)})"
@@ -48,9 +52,13 @@ def all_documents(db) -> Iterator[dict]:
     the corpus is never all in memory (as :func:`group_documents`, when every ruling has a
     group)."""
     names = set(db.table_names())
-    orphans = "memberships" not in names or db.execute(
-        "SELECT EXISTS (SELECT 1 FROM rulings r LEFT JOIN memberships m ON m.ruling_id = r.id "
-        "WHERE m.ruling_id IS NULL)").fetchone()[0]
+    orphans = (
+        "memberships" not in names
+        or db.execute(
+            "SELECT EXISTS (SELECT 1 FROM rulings r LEFT JOIN memberships m ON m.ruling_id = r.id "
+            "WHERE m.ruling_id IS NULL)"
+        ).fetchone()[0]
+    )
     if orphans:  # before alignment, a ruling is a group of its own
         docs = {doc["key"]: doc for group in group_documents(db).values() for doc in group}
         yield from (docs[key] for key in sorted(docs))
@@ -59,29 +67,46 @@ def all_documents(db) -> Iterator[dict]:
     rows = db.query(
         "SELECT r.*, c.name AS card, m.group_id AS group_id FROM rulings r "
         "JOIN cards c ON c.id = r.card_id JOIN memberships m ON m.ruling_id = r.id "
-        f"WHERE {_INDEXED} ORDER BY m.group_id, r.lang, c.name, r.source, r.position")
+        f"WHERE {_INDEXED} ORDER BY m.group_id, r.lang, c.name, r.source, r.position"
+    )
     for (gid, lang), run in itertools.groupby(rows, key=lambda r: (r["group_id"], r["lang"])):
         yield _document(str(gid), lang, list(run), rules.get(str(gid), ()))
 
 
 def document_count(db) -> int:
     """How many documents :func:`all_documents` yields (0 before alignment: unknown)."""
-    return db.execute("SELECT COUNT(*) FROM (SELECT DISTINCT coalesce(m.group_id, r.id), r.lang "
-                      "FROM rulings r LEFT JOIN memberships m ON m.ruling_id = r.id "
-                      f"WHERE {_INDEXED})").fetchone()[0] \
-        if "memberships" in db.table_names() else 0
+    return (
+        db.execute(
+            "SELECT COUNT(*) FROM (SELECT DISTINCT coalesce(m.group_id, r.id), r.lang "
+            "FROM rulings r LEFT JOIN memberships m ON m.ruling_id = r.id "
+            f"WHERE {_INDEXED})"
+        ).fetchone()[0]
+        if "memberships" in db.table_names()
+        else 0
+    )
 
 
 def _document(gid: str, lang: str, rows: list[dict], rules) -> dict:
     cards = list(dict.fromkeys(r["card"] for r in rows))
     first = rows[0]
-    return {"key": f"{gid}\t{lang}", "group": gid, "lang": lang, "rules": " ".join(rules),
-            "dates": " ".join(sorted({r["date"] for r in rows})),
-            "shown": [first["id"], first["card"], first["date"], first["source"], first["text"],
-                      len(cards)],
-            f"text_{lang}": "\n".join(dict.fromkeys(r["text"] for r in rows)),
-            f"title_{lang}": "\n".join(cards),
-            "cards": " ".join(dict.fromkeys(w for card in cards for w in analysis.card_key(card)))}
+    return {
+        "key": f"{gid}\t{lang}",
+        "group": gid,
+        "lang": lang,
+        "rules": " ".join(rules),
+        "dates": " ".join(sorted({r["date"] for r in rows})),
+        "shown": [
+            first["id"],
+            first["card"],
+            first["date"],
+            first["source"],
+            first["text"],
+            len(cards),
+        ],
+        f"text_{lang}": "\n".join(dict.fromkeys(r["text"] for r in rows)),
+        f"title_{lang}": "\n".join(cards),
+        "cards": " ".join(dict.fromkeys(w for card in cards for w in analysis.card_key(card))),
+    }
 
 
 def group_map(db, only: set[str] | None = None) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -93,8 +118,12 @@ def group_map(db, only: set[str] | None = None) -> tuple[dict[str, str], dict[st
     groups: dict[str, str] = {}
     if "memberships" in db.table_names():
         for where, params in _groups_where(only):
-            groups.update((r, str(g)) for r, g in db.execute(
-                f"SELECT ruling_id, group_id FROM memberships{where}", params))
+            groups.update(
+                (r, str(g))
+                for r, g in db.execute(
+                    f"SELECT ruling_id, group_id FROM memberships{where}", params
+                )
+            )
     return groups, _rules(db, only)
 
 
@@ -103,8 +132,9 @@ def _rules(db, only: set[str] | None = None) -> dict[str, list[str]]:
     rules: dict[str, list[str]] = {}
     if "group_rules" in db.table_names():
         for where, params in _groups_where(only):
-            for g, n in db.execute(f"SELECT group_id, rule FROM group_rules{where} ORDER BY 1, 2",
-                                   params):
+            for g, n in db.execute(
+                f"SELECT group_id, rule FROM group_rules{where} ORDER BY 1, 2", params
+            ):
                 rules.setdefault(str(g), []).append(n)
     return rules
 
@@ -116,5 +146,7 @@ def _groups_where(only: set[str] | None) -> list[tuple[str, list]]:
 
     if only is None:
         return [("", [])]
-    return [(f" WHERE group_id IN ({', '.join('?' for _ in chunk)})", chunk)
-            for chunk in store.chunks(sorted(only))]
+    return [
+        (f" WHERE group_id IN ({', '.join('?' for _ in chunk)})", chunk)
+        for chunk in store.chunks(sorted(only))
+    ]

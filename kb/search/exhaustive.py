@@ -68,8 +68,9 @@ def whoosh_context(searcher):
     return searcher.context(needs_current=True)
 
 
-def top(searcher, query, wanted: int, floor: float = 0.0,
-        allowed: set[int] | None = None) -> list[tuple[float, int]] | None:
+def top(
+    searcher, query, wanted: int, floor: float = 0.0, allowed: set[int] | None = None
+) -> list[tuple[float, int]] | None:
     """The ``wanted`` best (-score, document number) pairs of ``query``, best first and ties
     by document number, among the documents scoring above ``floor`` (and in ``allowed`` when
     given); None when the query holds a matcher this module does not score."""
@@ -166,15 +167,16 @@ class _Segment:
 
         def table(tf: float) -> list[float]:
             if tf not in tables:  # whoosh.scoring.bm25 written out: the same operations
-                tables[tf] = [idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl)))
-                              for fl in LENGTHS]
+                tables[tf] = [
+                    idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl)))
+                    for fl in LENGTHS
+                ]
             return tables[tf]
 
         out: dict[int, float] = {}
         for ids, weights in _postings(matcher):
             if isinstance(weights, float):  # the block's postings all weigh the same
-                out.update(zip(ids, map(table(weights).__getitem__,
-                                        map(lengths.__getitem__, ids))))
+                out.update(zip(ids, map(table(weights).__getitem__, map(lengths.__getitem__, ids))))
             else:
                 for docnum, tf in zip(ids, weights):
                     out[docnum] = table(tf)[lengths[docnum]]

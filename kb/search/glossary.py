@@ -28,10 +28,20 @@ def write_glossary(index_dir: Path, method: str) -> None:
     """Save the glossary's terms, analysed per language, as ``glossary.json`` in the index."""
     from kb.reference import glossary  # YAML: only the build reads it
 
-    table = {c.id: {lang: [t for t in (analysis.terms(term, lang, method, split=False)
-                                       for term in c.terms.get(lang, ())) if t]
-                    for lang in SOURCES}
-             for c in glossary.load().concepts}
+    table = {
+        c.id: {
+            lang: [
+                t
+                for t in (
+                    analysis.terms(term, lang, method, split=False)
+                    for term in c.terms.get(lang, ())
+                )
+                if t
+            ]
+            for lang in SOURCES
+        }
+        for c in glossary.load().concepts
+    }
     folder.write_json(index_dir / folder.GLOSSARY, table)
 
 
@@ -56,12 +66,19 @@ def expansions(query: Query, langs, method: str, index_dir: str) -> list[tuple]:
     named = set()
     for source in SOURCES:
         words = analysis.terms(text, source, method, split=False)
-        named |= {cid for cid, by_lang in concepts.items()
-                  if any(_contains(words, term) for term in by_lang.get(source, ()))}
-    return [(lang, tuple(term), WEIGHT)
-            for cid in sorted(named) for lang in langs for term in concepts[cid].get(lang, ())]
+        named |= {
+            cid
+            for cid, by_lang in concepts.items()
+            if any(_contains(words, term) for term in by_lang.get(source, ()))
+        }
+    return [
+        (lang, tuple(term), WEIGHT)
+        for cid in sorted(named)
+        for lang in langs
+        for term in concepts[cid].get(lang, ())
+    ]
 
 
 def _contains(words: list[str], term: list[str]) -> bool:
     n = len(term)
-    return n > 0 and any(words[i:i + n] == term for i in range(len(words) - n + 1))
+    return n > 0 and any(words[i : i + n] == term for i in range(len(words) - n + 1))

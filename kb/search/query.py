@@ -31,12 +31,15 @@ MAX_CHARS = 1000
 MAX_WORDS = 32
 FILTERS = ("lang", "card", "rule", "date")
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<neg>-)?
     (?: (?P<key>[^\W\d_]+)(?P<op>>=|<=|:|=|>|<)(?:"(?P<qval>[^"]*)"?|(?P<val>[^\s"]*))
       | "(?P<phrase>[^"]*)"?
       | (?P<word>[^\s"]+) )
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 _RULE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 _ISO = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 _LOCAL_DATE = re.compile(r"(\d{1,2})[./](\d{1,2})[./](\d{4})")
@@ -85,8 +88,9 @@ def parse(text: str) -> Query:
         raise QueryError(f"too many words (at most {MAX_WORDS})")
     query = Query(**{name: tuple(dict.fromkeys(values)) for name, values in parts.items()})
     if not (query.words or query.phrases or query.has_filters):
-        raise QueryError("nothing to search for: type some words, a \"phrase\" "
-                         "or a filter such as lang:fr")
+        raise QueryError(
+            'nothing to search for: type some words, a "phrase" or a filter such as lang:fr'
+        )
     return query
 
 
@@ -99,8 +103,10 @@ def _add(match: re.Match, parts: dict[str, list]) -> None:
             _add_filter(key, op, value.strip(), parts)
             return
         if value or op != ":":
-            raise QueryError(f"unknown filter {match['key']}{op} "
-                             f"(use {', '.join(f + ':' for f in FILTERS)} or date>=)")
+            raise QueryError(
+                f"unknown filter {match['key']}{op} "
+                f"(use {', '.join(f + ':' for f in FILTERS)} or date>=)"
+            )
         word = match["key"]  # "word:" with nothing after is just the word
     elif match["phrase"] is not None:
         if match["phrase"].strip():
@@ -119,8 +125,7 @@ def _add_filter(key: str, op: str, value: str, parts: dict[str, list]) -> None:
     if key == "lang":
         for code in filter(None, (c.strip().casefold() for c in value.split(","))):
             if code not in LANGUAGES:
-                raise QueryError(f"unknown language {code!r} in lang: "
-                                 f"(use {', '.join(LANGUAGES)})")
+                raise QueryError(f"unknown language {code!r} in lang: (use {', '.join(LANGUAGES)})")
             parts["langs"].append(code)
     elif key == "card":
         parts["cards"].append(value)
@@ -132,8 +137,12 @@ def _add_filter(key: str, op: str, value: str, parts: dict[str, list]) -> None:
         parts["dates"].append(("=" if op == ":" else op, iso_date(value)))
 
 
-_EXAMPLES = {"lang": "lang:fr", "card": 'card:"Chasseur vengeur"', "rule": "rule:726.3",
-             "date": "date>=2022-01-01"}
+_EXAMPLES = {
+    "lang": "lang:fr",
+    "card": 'card:"Chasseur vengeur"',
+    "rule": "rule:726.3",
+    "date": "date>=2022-01-01",
+}
 
 
 def iso_date(value: str) -> str:

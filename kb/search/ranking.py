@@ -27,8 +27,9 @@ POSTINGS_PER_DOC = 15
 TIE = 1e-9
 
 
-def rank(searcher, compiled, wanted: int, floor: float, allowed: set[int] | None,
-         bound: float) -> list[tuple[float, int]]:
+def rank(
+    searcher, compiled, wanted: int, floor: float, allowed: set[int] | None, bound: float
+) -> list[tuple[float, int]]:
     """The ``wanted`` best (-score, document number) pairs of one language's run, above
     ``floor`` (``bound``: the most a document can score on it).
 
@@ -86,8 +87,7 @@ class TopGroups(TopCollector):
     :data:`TIE` of each other count as ties.
     """
 
-    def __init__(self, limit: int = 10, floor: float = 0.0, budget: int | None = None,
-                 **kwargs):
+    def __init__(self, limit: int = 10, floor: float = 0.0, budget: int | None = None, **kwargs):
         super().__init__(limit=limit, **kwargs)
         self.floor = floor  # no document at or under it can rank (an earlier run's bar)
         self.budget = budget  # documents it may score before giving up (OverBudget)

@@ -38,8 +38,15 @@ class Hit:
         return asdict(self)
 
 
-def hit_for(searcher, fields: dict, score: float, requested: str | None, query: Query,
-            store, names: list[str] | None) -> Hit | None:
+def hit_for(
+    searcher,
+    fields: dict,
+    score: float,
+    requested: str | None,
+    query: Query,
+    store,
+    names: list[str] | None,
+) -> Hit | None:
     """The hit of a matched document (its stored ``fields``), shown in ``requested`` if the
     group has it; None when a ``card:`` filter's words are in the document's names but not
     in order in one of them. ``store``: :func:`store_beside`'s; ``names``: the card names
@@ -51,17 +58,31 @@ def hit_for(searcher, fields: dict, score: float, requested: str | None, query: 
         if row is None and query.cards:
             return None
         if row is not None:
-            rid, card, date, source, text = (row["id"], row["card"], row["date"],
-                                             row["source"], row["text"])
+            rid, card, date, source, text = (
+                row["id"],
+                row["card"],
+                row["date"],
+                row["source"],
+                row["text"],
+            )
     if requested and requested != matched:
         other = searcher.document(group=fields["group"], lang=requested)
         if other is not None:
             fields = other
             rid, card, date, source, text, cards = other["shown"]
-    return Hit(group=fields["group"], lang=fields["lang"], card=card, text=text,
-               score=round(float(score), 4), id=rid, date=date,
-               rules=fields.get("rules", "").split(), source=source, matched_lang=matched,
-               cards=cards)
+    return Hit(
+        group=fields["group"],
+        lang=fields["lang"],
+        card=card,
+        text=text,
+        score=round(float(score), 4),
+        id=rid,
+        date=date,
+        rules=fields.get("rules", "").split(),
+        source=source,
+        matched_lang=matched,
+        cards=cards,
+    )
 
 
 def with_links(hits: list[Hit], index_dir: str | Path | None) -> list[Hit]:
@@ -79,7 +100,9 @@ def with_links(hits: list[Hit], index_dir: str | Path | None) -> list[Hit]:
         try:
             rows = store.execute(
                 f"SELECT * FROM group_rules WHERE group_id IN ({', '.join('?' * len(groups))}) "
-                "ORDER BY group_id, rank", groups).fetchall()
+                "ORDER BY group_id, rank",
+                groups,
+            ).fetchall()
         except store.Error:  # a store without links
             rows = []
         for row in rows:
@@ -111,8 +134,11 @@ def _member(store, group: str, lang: str, query: Query, names: list[str] | None)
     # many (card:chasseur on 2,000 cards) are checked on the group's rulings instead.
     ids = [f"{lang}:{name}" for name in names or ()]
     by_card = query.cards and len(ids) <= 50
-    source = ("rulings r CROSS JOIN memberships m ON m.ruling_id = r.id" if by_card else
-              "memberships m CROSS JOIN rulings r ON r.id = m.ruling_id")
+    source = (
+        "rulings r CROSS JOIN memberships m ON m.ruling_id = r.id"
+        if by_card
+        else "memberships m CROSS JOIN rulings r ON r.id = m.ruling_id"
+    )
     where = f" AND r.card_id IN ({', '.join('?' * len(ids))})" if by_card else ""
     try:
         rows = store.execute(
@@ -120,19 +146,31 @@ def _member(store, group: str, lang: str, query: Query, names: list[str] | None)
                 FROM {source} JOIN cards c ON c.id = r.card_id
                 WHERE m.group_id = ? AND r.lang = ?{where}
                 ORDER BY c.name, r.source, r.position""",
-            (group, lang, *(ids if by_card else ()))).fetchall()
+            (group, lang, *(ids if by_card else ())),
+        ).fetchall()
     except store.Error:  # sqlite3.Error, as the connection names it
         return None
     wanted = set(ids) if query.cards else None
-    return next((dict(r) for r in rows
-                 if (wanted is None or r["card_id"] in wanted)
-                 and all(_date_passes(r["date"], op, value) for op, value in query.dates)), None)
+    return next(
+        (
+            dict(r)
+            for r in rows
+            if (wanted is None or r["card_id"] in wanted)
+            and all(_date_passes(r["date"], op, value) for op, value in query.dates)
+        ),
+        None,
+    )
 
 
 def _date_passes(date: str, op: str, value: str) -> bool:
     end = value + "\uffff"
-    return {"=": date.startswith(value), ">=": date >= value, ">": date > end,
-            "<=": date <= end, "<": date < value}[op]
+    return {
+        "=": date.startswith(value),
+        ">=": date >= value,
+        ">": date > end,
+        "<=": date <= end,
+        "<": date < value,
+    }[op]
 
 
 def render_text(hits: list[Hit]) -> str:
@@ -145,8 +183,7 @@ def render_text(hits: list[Hit]) -> str:
     for rank, hit in enumerate(hits, 1):
         rules = f"  rules {', '.join(hit.rules)}" if hit.rules else ""
         more = f" (and {hit.cards - 1} more cards)" if hit.cards > 1 else ""
-        head = (f"{rank}. [{hit.lang}] {hit.card}{more} · {hit.date}{rules}"
-                f"  (score {hit.score:.2f})")
+        head = f"{rank}. [{hit.lang}] {hit.card}{more} · {hit.date}{rules}  (score {hit.score:.2f})"
         body = textwrap.fill(hit.text, width=96, initial_indent="   ", subsequent_indent="   ")
         blocks.append(f"{head}\n{body}")
     return "\n\n".join(blocks)

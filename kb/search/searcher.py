@@ -23,8 +23,13 @@ from kb.search.results import Hit
 CARD_SLACK = 10
 
 
-def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
-           limit: int = 10, mapped: bool = True) -> list[Hit]:
+def search(
+    index_dir: str | Path,
+    query: str | Query,
+    lang: str | None = None,
+    limit: int = 10,
+    mapped: bool = True,
+) -> list[Hit]:
     """The best groups for ``query``, one hit per group, best first.
 
     ``lang`` shows each group by its ruling in that language (falling back to the language
@@ -66,6 +71,8 @@ def search(index_dir: str | Path, query: str | Query, lang: str | None = None,
         ordered = sorted(best.values(), key=lambda item: (-item[0], item[1]["group"]))
         names = cards.filter_names(parsed, index_dir, identity) if parsed.cards else None
         with results.store_beside(index_dir if parsed.cards or parsed.dates else None) as store:
-            hits = (results.hit_for(searcher, fields, score, lang, parsed, store, names)
-                    for score, fields in ordered)
+            hits = (
+                results.hit_for(searcher, fields, score, lang, parsed, store, names)
+                for score, fields in ordered
+            )
             return list(itertools.islice((hit for hit in hits if hit is not None), limit))

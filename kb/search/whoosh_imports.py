@@ -34,8 +34,10 @@ from collections.abc import Iterator
 def load() -> None:
     """Import whoosh the lean way (see the module's docstring)."""
     use_stdlib_cached_property()
-    with deferred("urllib.request", ["urlretrieve"]), \
-            deferred("whoosh.lang.morph_en", ["variations"]):
+    with (
+        deferred("urllib.request", ["urlretrieve"]),
+        deferred("whoosh.lang.morph_en", ["variations"]),
+    ):
         # The only whoosh modules importing the two: every other whoosh module gets them
         # from these, already imported. (Import statements, not importlib.import_module,
         # so that ``python -X importtime`` still shows them.)
@@ -61,8 +63,10 @@ def deferred(module: str, names: list[str]) -> Iterator[None]:
         return
     shim = types.ModuleType(module)
     for name in names:
+
         def call(*args, _name=name, **kwargs):
             return getattr(importlib.import_module(module), _name)(*args, **kwargs)
+
         setattr(shim, name, call)
     sys.modules[module] = shim
     try:

@@ -21,7 +21,8 @@ def group_rules(db) -> dict[str, list[str]]:
     rules: dict[str, list[str]] = {}
     if "group_rules" in db.table_names():
         for group_id, rule in db.execute(
-                "SELECT group_id, rule FROM group_rules ORDER BY group_id, rank"):
+            "SELECT group_id, rule FROM group_rules ORDER BY group_id, rank"
+        ):
             rules.setdefault(group_id, []).append(rule)
     return rules
 
@@ -34,8 +35,11 @@ def sorted_rules(numbers: tuple) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def rule_key(number: str) -> tuple:
     """Sort rule numbers as numbers: 701.46 < 704.5t < 726.3 < 726.10."""
-    return tuple((int(part), "") if part.isdigit() else (_leading_number(part), part)
-                 for part in re.split(r"[.\s]+", str(number)) if part)
+    return tuple(
+        (int(part), "") if part.isdigit() else (_leading_number(part), part)
+        for part in re.split(r"[.\s]+", str(number))
+        if part
+    )
 
 
 def _leading_number(part: str) -> int:
@@ -59,8 +63,6 @@ def load_examples(db) -> list[dict]:
     return runs
 
 
-
-
 def number_on(number: str, date_iso: str) -> str | None:
     """The number ``number`` had on ``date_iso``: None when the rule had none then (725.5 in
     June 2022: the page says so); unchanged for a rule the registry does not know."""
@@ -74,9 +76,12 @@ def group_links(db) -> dict[str, dict[str, dict]]:
     """{group id: {rule: why (score, concepts, words per language)}} of every linked group."""
     from kb import link
 
-    return {group: {found["rule"]: {k: found[k] for k in ("score", "concepts", "words")}
-                    for found in linked}
-            for group, linked in link.links(db).items()}
+    return {
+        group: {
+            found["rule"]: {k: found[k] for k in ("score", "concepts", "words")} for found in linked
+        }
+        for group, linked in link.links(db).items()
+    }
 
 
 def unlinked_groups(db) -> list[dict]:
@@ -92,17 +97,24 @@ def unlinked_groups(db) -> list[dict]:
     texts: dict[str, dict[str, str]] = {}
     for chunk in store.chunks([g["id"] for g in found]):
         for group_id, lang, text in db.execute(
-                "SELECT m.group_id, r.lang, r.text FROM memberships m JOIN rulings r ON "
-                f"r.id = m.ruling_id WHERE m.group_id IN ({', '.join('?' * len(chunk))}) "
-                "ORDER BY r.id", chunk):
+            "SELECT m.group_id, r.lang, r.text FROM memberships m JOIN rulings r ON "
+            f"r.id = m.ruling_id WHERE m.group_id IN ({', '.join('?' * len(chunk))}) "
+            "ORDER BY r.id",
+            chunk,
+        ):
             texts.setdefault(group_id, {}).setdefault(lang, text)
     return [{"id": g["id"], "why": g["why"], "texts": texts.get(g["id"], {})} for g in found]
 
 
 def concepts() -> list[dict]:
     """Every glossary concept with its terms per language, by id."""
-    return sorted(({"id": c.id, "terms": {k: list(v) for k, v in c.terms.items()}}
-                   for c in glossary.load().concepts), key=lambda c: c["id"])
+    return sorted(
+        (
+            {"id": c.id, "terms": {k: list(v) for k, v in c.terms.items()}}
+            for c in glossary.load().concepts
+        ),
+        key=lambda c: c["id"],
+    )
 
 
 def load_findings(db) -> list[dict] | None:
@@ -138,11 +150,19 @@ def _checks_run(db):
 
 
 def any_finding(db) -> bool:
-    return db.execute("SELECT EXISTS (SELECT 1 FROM findings WHERE accepted IS NULL)"
-                      ).fetchone()[0] == 1
+    return (
+        db.execute("SELECT EXISTS (SELECT 1 FROM findings WHERE accepted IS NULL)").fetchone()[0]
+        == 1
+    )
 
 
 def sorted_findings(found: list[dict]) -> list[dict]:
-    return sorted(found, key=lambda f: (str(f.get("group")), str(f.get("lang")),
-                                        str(f.get("check")), str(f.get("message"))))
-
+    return sorted(
+        found,
+        key=lambda f: (
+            str(f.get("group")),
+            str(f.get("lang")),
+            str(f.get("check")),
+            str(f.get("message")),
+        ),
+    )

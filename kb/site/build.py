@@ -34,8 +34,13 @@ from kb.site.files import previous_rows
 STATIC = pages.TEMPLATES / "static"
 
 
-def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] | None = None,
-          changed_sources: set[str] | None = None) -> dict:
+def build(
+    db,
+    out: Path,
+    previous: Path | None = None,
+    changed_groups: set[str] | None = None,
+    changed_sources: set[str] | None = None,
+) -> dict:
     """Render the site for the store ``db`` into the new folder ``out``; return figures.
 
     ``previous``: an earlier build folder (its ``site/`` and ``rulings.db``, read only) made by
@@ -50,8 +55,9 @@ def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] 
     dumping = _start_dump(db, out / "data" / "rulings.json", previous, changed_groups, large)
     indexing = _Indexing(db, out / "search", previous, changed_groups, large)
     try:
-        written, linked, figures = _pages(db, out, previous, changed_groups, changed_sources,
-                                          indexing)
+        written, linked, figures = _pages(
+            db, out, previous, changed_groups, changed_sources, indexing
+        )
     except BaseException:
         indexing.cancel()
         raise
@@ -60,8 +66,14 @@ def build(db, out: Path, previous: Path | None = None, changed_groups: set[str] 
     return {"pages": written, "linked": linked, **figures, **figures_dump}
 
 
-def _pages(db, out: Path, previous: Path | None, changed_groups: set[str] | None,
-           changed_sources: set[str] | None, indexing: _Indexing):
+def _pages(
+    db,
+    out: Path,
+    previous: Path | None,
+    changed_groups: set[str] | None,
+    changed_sources: set[str] | None,
+    indexing: _Indexing,
+):
     """Link or render every page (and wait for the search index); -> (pages written, pages
     linked, figures)."""
     if previous is not None and changed_groups is not None and (previous / "site").is_dir():
@@ -88,13 +100,18 @@ def _planned(db, out: Path, previous: Path, plan, indexing: _Indexing):
     same = sorted(set(plan.digests) - plan.render)
     page_digests.store(db, plan.digests, plan.group_rows, plan.card_rows, held=plan.held)
     figures = plan.figures
-    written, (linked, failed) = _render(plan.site, out, {ui: plan.render for ui in UI_LANGUAGES},
-                                        (previous, same), indexing, figures)
+    written, (linked, failed) = _render(
+        plan.site,
+        out,
+        {ui: plan.render for ui in UI_LANGUAGES},
+        (previous, same),
+        indexing,
+        figures,
+    )
     return None if failed else (written, linked, figures)
 
 
-def _render(site, out: Path, todo: dict, links: _Links | None, indexing: _Indexing,
-            figures: dict):
+def _render(site, out: Path, todo: dict, links: _Links | None, indexing: _Indexing, figures: dict):
     """Render the trees (``links``: (previous build, page keys) each tree links first) while
     the search index is finished; -> (pages written, (pages linked, keys not linkable))."""
     shutil.copytree(STATIC, out / "static")
@@ -116,10 +133,15 @@ def _everything(db):
     listings = {c["id"]: page_digests.listing(site, c, known) for c in site.cards.values()}
     extra = {g["id"]: page_digests.extras(corpus, rules, g["id"]) for g in site.groups}
     digests = page_digests.shared_pages(site, site.summary.counts, faces, listings, extra)
-    digests.update({f"card/{c['slug']}.html": page_digests.card_page(site, c, faces, known)
-                    for c in site.cards.values()})
-    digests.update({f"ruling/{g['slug']}.html": page_digests.ruling_page(site, g, known)
-                    for g in site.groups})
+    digests.update(
+        {
+            f"card/{c['slug']}.html": page_digests.card_page(site, c, faces, known)
+            for c in site.cards.values()
+        }
+    )
+    digests.update(
+        {f"ruling/{g['slug']}.html": page_digests.ruling_page(site, g, known) for g in site.groups}
+    )
     groups = [page_digests.group_row(g, extra[g["id"]]) for g in site.groups]
     return site, digests, (groups, sorted(listings.items()))
 
@@ -129,12 +151,18 @@ class _Indexing:
     gets it), or by a child process started at once (an incremental build: it needs none of
     the pages' data, so it runs beside the plan and the pages)."""
 
-    def __init__(self, db, out: Path, previous: Path | None, changed_groups: set[str] | None,
-                 large: bool):
+    def __init__(
+        self, db, out: Path, previous: Path | None, changed_groups: set[str] | None, large: bool
+    ):
         self.db, self.args, self.pool = db, (out, previous, changed_groups), None
         self.figures: dict | None = None
-        if (large and previous is not None and changed_groups is not None
-                and "groups" in db.table_names() and forking.available()):
+        if (
+            large
+            and previous is not None
+            and changed_groups is not None
+            and "groups" in db.table_names()
+            and forking.available()
+        ):
             store_file = db.execute("PRAGMA database_list").fetchone()[2]
             self.pool = forking.pool(1)
             self.pending = self.pool.apply_async(_index_job, (store_file, *self.args))
@@ -244,8 +272,7 @@ def _start_trees(site, out: Path, counts: dict, todo: dict, links: _Links | None
     # Even a few pages (an incremental build's) go to the workers: the big ones (a language's
     # rulings, the consistency report) take as long as the search index the parent writes.
     nothing = all(keys is not None and not keys for keys in todo.values())
-    if (nothing and links is None) or counts["rulings"] < PARALLEL_FROM or \
-            not forking.available():
+    if (nothing and links is None) or counts["rulings"] < PARALLEL_FROM or not forking.available():
         with progress("site", len(UI_LANGUAGES)) as advance:
             done = []
             for ui in UI_LANGUAGES:
@@ -253,7 +280,13 @@ def _start_trees(site, out: Path, counts: dict, todo: dict, links: _Links | None
                 advance(1)
         return lambda: _sum(done)
     global _JOB
-    _JOB = (site, out, counts, todo, links)  # forked workers inherit it: only the language is pickled
+    _JOB = (
+        site,
+        out,
+        counts,
+        todo,
+        links,
+    )  # forked workers inherit it: only the language is pickled
     pool = forking.pool(workers)
     pending = pool.map_async(_render_tree, UI_LANGUAGES, chunksize=1)
     pool.close()
@@ -265,11 +298,13 @@ def _start_trees(site, out: Path, counts: dict, todo: dict, links: _Links | None
         finally:
             pool.join()
             _JOB = None
+
     return wait
 
 
-def _tree(site, ui: str, out: Path, counts: dict, only: set[str] | None,
-          links: _Links | None) -> tuple[int, int, set[str]]:
+def _tree(
+    site, ui: str, out: Path, counts: dict, only: set[str] | None, links: _Links | None
+) -> tuple[int, int, set[str]]:
     """Link (``links``) then render one UI tree; -> (written, linked, keys not linkable)."""
     failed, linked = _link_tree(*links, out, ui) if links else (set(), 0)
     if failed:
@@ -278,12 +313,12 @@ def _tree(site, ui: str, out: Path, counts: dict, only: set[str] | None,
 
 
 def _sum(done: list[tuple[int, int, set[str]]]) -> tuple[int, int, set[str]]:
-    return (sum(d[0] for d in done), sum(d[1] for d in done),
-            set().union(*(d[2] for d in done)))
+    return (sum(d[0] for d in done), sum(d[1] for d in done), set().union(*(d[2] for d in done)))
 
 
-def _start_dump(db, path: Path, previous: Path | None, changed_groups: set[str] | None,
-                large: bool):
+def _start_dump(
+    db, path: Path, previous: Path | None, changed_groups: set[str] | None, large: bool
+):
     """Start writing ``data/rulings.json`` (:mod:`kb.site.dump`); return a function waiting
     for it (-> figures). When ``large`` (PARALLEL_FROM rulings or more), another process
     writes it on its own connection, while this one renders and indexes: a new interpreter
@@ -306,11 +341,13 @@ def _start_dump(db, path: Path, previous: Path | None, changed_groups: set[str] 
             pool.join()
         dump.store(db, pieces)
         return figures
+
     return wait
 
 
-def _dump(store_file: str, path: Path, previous: Path | None,
-          changed_groups: set[str] | None) -> tuple[list, dict]:
+def _dump(
+    store_file: str, path: Path, previous: Path | None, changed_groups: set[str] | None
+) -> tuple[list, dict]:
     import sqlite_utils
 
     db = sqlite_utils.Database(store_file)
@@ -329,5 +366,10 @@ def _render_tree(ui: str) -> tuple[int, int, set[str]]:
 
 def build_stage(ctx) -> None:
     previous = ctx.previous if ctx.reused else None
-    build(ctx.db, ctx.work / "site", Path(previous) if previous else None,
-          ctx.changed_groups, ctx.changed_sources)
+    build(
+        ctx.db,
+        ctx.work / "site",
+        Path(previous) if previous else None,
+        ctx.changed_groups,
+        ctx.changed_sources,
+    )

@@ -94,11 +94,15 @@ def plan(db, previous: Path, changed_groups: set[str], changed_sources: set[str]
     extra = {g: row[3] for g, row in old_groups.items() if g in now}
     extra.update({g: row[4] for g, row in new_rows.items()})
     new.update(digests.shared_pages(site, counts, faces, listings, extra))
-    new.update({f"card/{corpus.cards[c]['slug']}.html": digests.card_page(site, corpus.cards[c],
-                                                                            faces)
-                for c in cards})
-    new.update({f"ruling/{group['slug']}.html": digests.ruling_page(site, group)
-                for group in site.groups})
+    new.update(
+        {
+            f"card/{corpus.cards[c]['slug']}.html": digests.card_page(site, corpus.cards[c], faces)
+            for c in cards
+        }
+    )
+    new.update(
+        {f"ruling/{group['slug']}.html": digests.ruling_page(site, group) for group in site.groups}
+    )
     render = {k for k, v in new.items() if old_pages.get(k) != v}
 
     # 4. What the pages to render show besides: a listing part's cards, the groups' faces.
@@ -120,17 +124,27 @@ def plan(db, previous: Path, changed_groups: set[str], changed_sources: set[str]
             groups_shown.update(rule["group_ids"])
     rendered_cards = {c for c in cards if f"card/{corpus.cards[c]['slug']}.html" in render}
     site_data.detach_rulings(corpus.cards)
-    site, _ = _site(db, corpus, full, old_groups, cards_shown | rendered_cards, order,
-                    groups_shown)
+    site, _ = _site(db, corpus, full, old_groups, cards_shown | rendered_cards, order, groups_shown)
     group_rows = [new_rows[g] if g in new_rows else (g, *old_groups[g]) for g in sorted(now)]
     card_rows = sorted(listings.items())
-    held = {digests.PAGES: {k: (k, v) for k, v in old_pages.items()},
-            digests.GROUPS: {g: (g, *row) for g, row in old_groups.items()},
-            digests.CARDS: {c: (c, v) for c, v in old_cards.items()}}
-    return Plan(site=site, digests=new, render=render, group_rows=group_rows, card_rows=card_rows,
-                held=held,
-                figures={"groups_loaded": len(full), "cards_loaded": len(cards),
-                         "faces_loaded": len(site.groups) - len(full)})
+    held = {
+        digests.PAGES: {k: (k, v) for k, v in old_pages.items()},
+        digests.GROUPS: {g: (g, *row) for g, row in old_groups.items()},
+        digests.CARDS: {c: (c, v) for c, v in old_cards.items()},
+    }
+    return Plan(
+        site=site,
+        digests=new,
+        render=render,
+        group_rows=group_rows,
+        card_rows=card_rows,
+        held=held,
+        figures={
+            "groups_loaded": len(full),
+            "cards_loaded": len(cards),
+            "faces_loaded": len(site.groups) - len(full),
+        },
+    )
 
 
 def _with_extras(db, previous: Path, corpus) -> set[str]:
@@ -149,52 +163,88 @@ def _with_extras(db, previous: Path, corpus) -> set[str]:
     return ids | differing.groups(db, previous, tuple((t, '"group"') for t in sorted(there)))
 
 
-def _touched_cards(db, previous: Path, corpus, changed_groups: set[str],
-                   changed_sources: set[str], members: dict[str, str]) -> set[str]:
+def _touched_cards(
+    db,
+    previous: Path,
+    corpus,
+    changed_groups: set[str],
+    changed_sources: set[str],
+    members: dict[str, str],
+) -> set[str]:
     """Cards with a ruling changed or moved to another group, and the cards of the same
     identity as a changed file's card (they list its name)."""
     sources, groups = sorted(changed_sources), sorted(changed_groups)
     cards, before_members, files = set(), {}, set()
     for chunk in store.chunks(sources):
         marks = ", ".join("?" * len(chunk))
-        cards |= {c for (c,) in db.execute(f"SELECT card_id FROM rulings WHERE source IN ({marks})",
-                                           chunk)}
-        files |= {c for (c,) in db.execute(f"SELECT card_id FROM sources WHERE path IN ({marks})",
-                                           chunk)}
+        cards |= {
+            c
+            for (c,) in db.execute(f"SELECT card_id FROM rulings WHERE source IN ({marks})", chunk)
+        }
+        files |= {
+            c for (c,) in db.execute(f"SELECT card_id FROM sources WHERE path IN ({marks})", chunk)
+        }
     with store.read_only(previous / "rulings.db", rows=False) as old:
         for chunk in store.chunks(sources):
             marks = ", ".join("?" * len(chunk))
-            cards |= {c for (c,) in old.execute(
-                f"SELECT card_id FROM rulings WHERE source IN ({marks})", chunk)}
-            files |= {c for (c,) in old.execute(
-                f"SELECT card_id FROM sources WHERE path IN ({marks})", chunk)}
+            cards |= {
+                c
+                for (c,) in old.execute(
+                    f"SELECT card_id FROM rulings WHERE source IN ({marks})", chunk
+                )
+            }
+            files |= {
+                c
+                for (c,) in old.execute(
+                    f"SELECT card_id FROM sources WHERE path IN ({marks})", chunk
+                )
+            }
         for chunk in store.chunks(groups):
-            before_members.update(old.execute(
-                f"SELECT m.ruling_id, m.group_id FROM memberships m WHERE m.group_id IN "
-                f"({', '.join('?' * len(chunk))})", chunk).fetchall())
+            before_members.update(
+                old.execute(
+                    f"SELECT m.ruling_id, m.group_id FROM memberships m WHERE m.group_id IN "
+                    f"({', '.join('?' * len(chunk))})",
+                    chunk,
+                ).fetchall()
+            )
         # A ruling that left a changed group, or joined one: its card lists another group.
         joined = [r for r, g in members.items() if before_members.get(r) != g]
         was = {}
         for chunk in store.chunks(joined):
-            was.update(old.execute(f"SELECT ruling_id, group_id FROM memberships WHERE ruling_id "
-                                   f"IN ({', '.join('?' * len(chunk))})", chunk).fetchall())
+            was.update(
+                old.execute(
+                    f"SELECT ruling_id, group_id FROM memberships WHERE ruling_id "
+                    f"IN ({', '.join('?' * len(chunk))})",
+                    chunk,
+                ).fetchall()
+            )
         now = site_data.memberships(db, "ruling_id", before_members)
         moved = {r for r, g in before_members.items() if now.get(r) != g}
         moved |= {r for r in joined if was.get(r) != members[r]}
         identities = set()
         for chunk in store.chunks(sorted(moved)):
             marks = ", ".join("?" * len(chunk))
-            cards |= {c for (c,) in old.execute(
-                f"SELECT card_id FROM rulings WHERE id IN ({marks})", chunk)}
-            cards |= {c for (c,) in db.execute(
-                f"SELECT card_id FROM rulings WHERE id IN ({marks})", chunk)}
+            cards |= {
+                c
+                for (c,) in old.execute(f"SELECT card_id FROM rulings WHERE id IN ({marks})", chunk)
+            }
+            cards |= {
+                c
+                for (c,) in db.execute(f"SELECT card_id FROM rulings WHERE id IN ({marks})", chunk)
+            }
         files = {c for c in files if c}
-        if files and "card_identities" in {r[0] for r in old.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}:
+        if files and "card_identities" in {
+            r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }:
             for chunk in store.chunks(sorted(files)):
-                identities |= {i for (i,) in old.execute(
-                    f"SELECT identity FROM card_identities WHERE card_id IN "
-                    f"({', '.join('?' * len(chunk))})", chunk)}
+                identities |= {
+                    i
+                    for (i,) in old.execute(
+                        f"SELECT identity FROM card_identities WHERE card_id IN "
+                        f"({', '.join('?' * len(chunk))})",
+                        chunk,
+                    )
+                }
     identities |= {corpus.cards[c]["identity"] for c in files if c in corpus.cards}
     identities |= files  # a card without a stored identity is its own
     cards |= files
@@ -202,8 +252,15 @@ def _touched_cards(db, previous: Path, corpus, changed_groups: set[str],
     return cards
 
 
-def _site(db, corpus, full: dict[str, dict], old_groups: dict, cards: set[str], order: list[str],
-          faces: Collection[str] = frozenset()):
+def _site(
+    db,
+    corpus,
+    full: dict[str, dict],
+    old_groups: dict,
+    cards: set[str],
+    order: list[str],
+    faces: Collection[str] = frozenset(),
+):
     """SiteData of the ``full`` groups, the ``cards`` with their rulings and, given the
     previous ``old_groups`` rows, the faces of ``faces`` and of the groups of those rulings."""
     card_rulings = site_data.rulings_where(db, "card_id", cards)
@@ -218,6 +275,7 @@ def _site(db, corpus, full: dict[str, dict], old_groups: dict, cards: set[str], 
         by_group[lead_group[ruling["id"]]].append(ruling)
     raw = [(g, group["members"]) for g, group in full.items()] + sorted(by_group.items())
     rulings = [m for group in full.values() for m in group["members"]] + card_rulings + leads
-    site = site_data.assemble(corpus, rulings, raw, group_order=order, face_only=shown,
-                              ruling_groups=ruling_groups)
+    site = site_data.assemble(
+        corpus, rulings, raw, group_order=order, face_only=shown, ruling_groups=ruling_groups
+    )
     return site, card_rulings

@@ -54,10 +54,26 @@ from kb.site.reads import (
 )
 
 # Read by the other site modules from here since before kb.site.reads was split off.
-__all__ = ["FEW_GROUPS", "Summary", "attach_rulings", "detach_rulings",
-           "group_order_key", "load_cards", "members_light", "memberships", "ruling_order",
-           "rulings_where", "summary", "SiteData", "Corpus", "read_corpus", "load", "assemble",
-           "new_group", "rule_table"]
+__all__ = [
+    "FEW_GROUPS",
+    "Summary",
+    "attach_rulings",
+    "detach_rulings",
+    "group_order_key",
+    "load_cards",
+    "members_light",
+    "memberships",
+    "ruling_order",
+    "rulings_where",
+    "summary",
+    "SiteData",
+    "Corpus",
+    "read_corpus",
+    "load",
+    "assemble",
+    "new_group",
+    "rule_table",
+]
 
 
 @dataclass
@@ -107,8 +123,9 @@ class SiteData:
         if not self.group_order:
             self.group_order = [g["id"] for g in self.groups]
         self._groups = {g["id"]: g for g in self.groups}
-        self._group_of = {m["id"]: g["id"] for g in self.groups if not g.get("face_only")
-                          for m in g["members"]}
+        self._group_of = {
+            m["id"]: g["id"] for g in self.groups if not g.get("face_only") for m in g["members"]
+        }
         self._identities: dict[str, list[dict]] = {}
         for card in sorted(self.cards.values(), key=card_order):
             self._identities.setdefault(card["identity"], []).append(card)
@@ -168,13 +185,19 @@ def read_corpus(db, findings: bool = True) -> Corpus:
     """The corpus' small tables; ``findings``: read every finding (else only those of no
     group, the rest as :meth:`Corpus.add_findings` is asked for them)."""
     stored = load_findings(db) if findings else stray_findings(db)
-    return Corpus(summary=summary(db), cards=load_cards(db), rules_of=group_rules(db),
-                  examples=load_examples(db), findings=stored,
-                  examples_available="example_runs" in db.table_names(), concepts=concepts(),
-                  any_findings=bool(stored) or (not findings and stored is not None
-                                                and any_finding(db)),
-                  read_groups=None if findings else set(), links_of=group_links(db),
-                  unlinked=unlinked_groups(db))
+    return Corpus(
+        summary=summary(db),
+        cards=load_cards(db),
+        rules_of=group_rules(db),
+        examples=load_examples(db),
+        findings=stored,
+        examples_available="example_runs" in db.table_names(),
+        concepts=concepts(),
+        any_findings=bool(stored) or (not findings and stored is not None and any_finding(db)),
+        read_groups=None if findings else set(),
+        links_of=group_links(db),
+        unlinked=unlinked_groups(db),
+    )
 
 
 def load(db, corpus: Corpus | None = None) -> SiteData:
@@ -189,22 +212,31 @@ def load(db, corpus: Corpus | None = None) -> SiteData:
         for ruling_id, group_id in db.execute("SELECT ruling_id, group_id FROM memberships"):
             if ruling_id in by_id:
                 members.setdefault(group_id, []).append(by_id[ruling_id])
-        raw = [(group_id, members.get(group_id, []))
-               for (group_id,) in db.execute("SELECT id FROM groups")]
+        raw = [
+            (group_id, members.get(group_id, []))
+            for (group_id,) in db.execute("SELECT id FROM groups")
+        ]
     else:
         # Before alignment: every ruling is its own group, keyed by its content-derived id.
         raw = [(r["id"], [r]) for r in rulings]
     return assemble(corpus, rulings, raw)
 
 
-def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict]]],
-             group_order: list[str] | None = None, face_only: Collection[str] = frozenset(),
-             ruling_groups: dict[str, str] | None = None) -> SiteData:
+def assemble(
+    corpus: Corpus,
+    rulings: list[dict],
+    raw: list[tuple[str, list[dict]]],
+    group_order: list[str] | None = None,
+    face_only: Collection[str] = frozenset(),
+    ruling_groups: dict[str, str] | None = None,
+) -> SiteData:
     """SiteData of these groups (``raw``: (id, members)), with their rules, examples and
     findings; ``face_only``: groups whose members are only their first in each language;
     ``group_order``: every group id in the site's order (default: these groups')."""
-    groups = [new_group(group_id, members, corpus.rules_of.get(group_id, []),
-                        group_id in face_only) for group_id, members in raw]
+    groups = [
+        new_group(group_id, members, corpus.rules_of.get(group_id, []), group_id in face_only)
+        for group_id, members in raw
+    ]
     groups.sort(key=group_order_key)
     for group in groups:
         group["examples"] = corpus.examples_of(group["id"])
@@ -219,18 +251,32 @@ def assemble(corpus: Corpus, rulings: list[dict], raw: list[tuple[str, list[dict
         if len(rule["groups"]) > 1:
             place = {g: n for n, g in enumerate(rule["group_ids"])}
             rule["groups"].sort(key=lambda g: place[g["id"]])
-    return SiteData(rulings=rulings, cards=corpus.cards, groups=groups, rules=rules,
-                    summary=corpus.summary, concepts=corpus.concepts or [],
-                    findings=corpus.findings, any_findings=corpus.any_findings,
-                    examples_available=corpus.examples_available,
-                    glossary_available=corpus.concepts is not None, group_order=order,
-                    ruling_groups=ruling_groups or {}, unlinked=corpus.unlinked)
+    return SiteData(
+        rulings=rulings,
+        cards=corpus.cards,
+        groups=groups,
+        rules=rules,
+        summary=corpus.summary,
+        concepts=corpus.concepts or [],
+        findings=corpus.findings,
+        any_findings=corpus.any_findings,
+        examples_available=corpus.examples_available,
+        glossary_available=corpus.concepts is not None,
+        group_order=order,
+        ruling_groups=ruling_groups or {},
+        unlinked=corpus.unlinked,
+    )
 
 
 def new_group(group_id, members: list[dict], rules: list[str], face_only: bool = False) -> dict:
-    group: dict = {"id": str(group_id), "slug": slug(str(group_id)),
-                   "rules": sorted(rules, key=rule_key),
-                   "members": sorted(members, key=ruling_order), "examples": [], "findings": []}
+    group: dict = {
+        "id": str(group_id),
+        "slug": slug(str(group_id)),
+        "rules": sorted(rules, key=rule_key),
+        "members": sorted(members, key=ruling_order),
+        "examples": [],
+        "findings": [],
+    }
     if face_only:
         group["face_only"] = True
     return group
@@ -256,7 +302,13 @@ def rule_table(corpus: Corpus, order: list[str]) -> dict[str, dict]:
 
 
 def _rule(number: str, rule) -> dict:
-    return {"number": number, "slug": rule_slug(number),
-            "title": getattr(rule, "title", "") or "", "summary": getattr(rule, "summary", "") or "",
-            "history": tuple(getattr(rule, "history", ()) or ()), "group_ids": [], "groups": [],
-            "examples": []}
+    return {
+        "number": number,
+        "slug": rule_slug(number),
+        "title": getattr(rule, "title", "") or "",
+        "summary": getattr(rule, "summary", "") or "",
+        "history": tuple(getattr(rule, "history", ()) or ()),
+        "group_ids": [],
+        "groups": [],
+        "examples": [],
+    }

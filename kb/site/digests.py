@@ -54,13 +54,22 @@ def face(group: dict) -> str:
     first: dict[str, dict] = {}
     for ruling in group["members"]:
         first.setdefault(ruling["lang"], ruling)
-    return _hash([group["slug"], [_lead(first.get(ui)) for ui in UI_LANGUAGES],
-                  _lead(group["members"][0] if group["members"] else None), sorted(first)])
+    return _hash(
+        [
+            group["slug"],
+            [_lead(first.get(ui)) for ui in UI_LANGUAGES],
+            _lead(group["members"][0] if group["members"] else None),
+            sorted(first),
+        ]
+    )
 
 
 def _lead(ruling: dict | None):
-    return None if ruling is None else [ruling[k] for k in ("lang", "text", "position", "line",
-                                                            "source")]  # source: in the anchor
+    return (
+        None
+        if ruling is None
+        else [ruling[k] for k in ("lang", "text", "position", "line", "source")]
+    )  # source: in the anchor
 
 
 def leads(group: dict) -> list[str]:
@@ -86,39 +95,67 @@ def _member(ruling: dict, known: dict[str, str] | None) -> str:
 def listing(site: SiteData, card: dict, known: dict[str, str] | None = None) -> str:
     """What a language's listing shows of a card (its rulings must be loaded); ``known``:
     :func:`members` of its rulings, if made."""
-    return _hash([card["id"], card["name"], card["lang"], card["slug"],
-                  [[_member(r, known), slug(site.group_id_of(r["id"]))]
-                   for r in card["rulings"]]])
+    return _hash(
+        [
+            card["id"],
+            card["name"],
+            card["lang"],
+            card["slug"],
+            [[_member(r, known), slug(site.group_id_of(r["id"]))] for r in card["rulings"]],
+        ]
+    )
 
 
 def card_page(site: SiteData, card: dict, faces, known: dict[str, str] | None = None) -> str:
-    return _hash([
-        "card", card["id"], card["name"], card["lang"],
-        [[c["id"], c["name"], c["lang"], c["slug"]] for c in site.identity_cards(card)],
-        [[_member(r, known), faces[site.group_id_of(r["id"])]] for r in card["rulings"]]])
+    return _hash(
+        [
+            "card",
+            card["id"],
+            card["name"],
+            card["lang"],
+            [[c["id"], c["name"], c["lang"], c["slug"]] for c in site.identity_cards(card)],
+            [[_member(r, known), faces[site.group_id_of(r["id"])]] for r in card["rulings"]],
+        ]
+    )
 
 
 def ruling_page(site: SiteData, group: dict, known: dict[str, str] | None = None) -> str:
     rules = site.rules
-    return _hash([
-        "ruling", group["slug"], [_member(m, known) for m in group["members"]],
-        [[n, rules[n]["slug"], rules[n]["title"]] for n in group["rules"]],
-        _examples(site.rules, site.examples_available, group["examples"]), group["findings"], site.findings is None])
+    return _hash(
+        [
+            "ruling",
+            group["slug"],
+            [_member(m, known) for m in group["members"]],
+            [[n, rules[n]["slug"], rules[n]["title"]] for n in group["rules"]],
+            _examples(site.rules, site.examples_available, group["examples"]),
+            group["findings"],
+            site.findings is None,
+        ]
+    )
 
 
 def extras(corpus, rules: dict, group_id: str) -> str:
     """What a group's page shows besides its members: its findings and examples (which may
     change when another group changed: a text entered twice on a card, an example's key), and
     why it explains its rules."""
-    return _hash([corpus.findings_of(group_id),
-                  _examples(rules, corpus.examples_available, corpus.examples_of(group_id)),
-                  corpus.links_of.get(group_id, {})])
+    return _hash(
+        [
+            corpus.findings_of(group_id),
+            _examples(rules, corpus.examples_available, corpus.examples_of(group_id)),
+            corpus.links_of.get(group_id, {}),
+        ]
+    )
 
 
 def group_row(group: dict, extra: str) -> tuple:
     """The ``site_groups`` row of a (fully loaded) group; ``extra``: its :func:`extras`."""
-    return (group["id"], face(group), json.dumps(group_order_key(group), ensure_ascii=False),
-            json.dumps(leads(group)), extra)
+    return (
+        group["id"],
+        face(group),
+        json.dumps(group_order_key(group), ensure_ascii=False),
+        json.dumps(leads(group)),
+        extra,
+    )
 
 
 def shared_pages(site: SiteData, counts: dict, faces, listings, extra) -> dict[str, str]:
@@ -130,8 +167,16 @@ def shared_pages(site: SiteData, counts: dict, faces, listings, extra) -> dict[s
     present = site_pages.present(site)
     out = {
         "index.html": _hash(["home", counts, present, _few_cards(site, counts, present)]),
-        "rules.html": _hash(["rules", [[r["number"], r["slug"], r["title"], len(r["group_ids"])]
-                                       for r in site.rules.values()], len(site.unlinked)]),
+        "rules.html": _hash(
+            [
+                "rules",
+                [
+                    [r["number"], r["slug"], r["title"], len(r["group_ids"])]
+                    for r in site.rules.values()
+                ],
+                len(site.unlinked),
+            ]
+        ),
         "glossary.html": _hash(["glossary", site.concepts, site.glossary_available]),
         "unlinked.html": _hash(["unlinked", site.unlinked]),
     }
@@ -141,21 +186,39 @@ def shared_pages(site: SiteData, counts: dict, faces, listings, extra) -> dict[s
     stray = [f for f in site.findings or [] if f.get("group") not in listed]  # on the first
     checked = None if site.findings is None else site.any_findings  # not run, none, some
     for (number, key), chunk in zip(keys, chunks):
-        out[key] = _hash(["consistency", present, number, keys, [faces[g] for g in chunk],
-                          [extra[g] for g in chunk], checked, stray if number == 1 else []])
+        out[key] = _hash(
+            [
+                "consistency",
+                present,
+                number,
+                keys,
+                [faces[g] for g in chunk],
+                [extra[g] for g in chunk],
+                checked,
+                stray if number == 1 else [],
+            ]
+        )
     for code in present:
         chunks = site_pages.parts(site.cards_in(code), site_pages.LANG_PAGE_CARDS)
         keys = site_pages.part_keys(f"lang/{code}", len(chunks))
         for (number, key), chunk in zip(keys, chunks):
             out[key] = _hash(["lang", code, number, keys, [listings[c["id"]] for c in chunk]])
     for rule in site.rules.values():
-        out[f"rule/{rule['slug']}.html"] = _hash([
-            "rule", rule["number"], rule["slug"], rule["title"], rule["summary"],
-            rule["history"], [faces[g] for g in rule["group_ids"]],
-            # a ruling without a text in the reader's language is titled by its example
-            # (kb.site.pages.ruling_title): its groups' extras cover their examples' titles
-            [extra[g] for g in rule["group_ids"]],
-            _examples(site.rules, site.examples_available, rule["examples"])])
+        out[f"rule/{rule['slug']}.html"] = _hash(
+            [
+                "rule",
+                rule["number"],
+                rule["slug"],
+                rule["title"],
+                rule["summary"],
+                rule["history"],
+                [faces[g] for g in rule["group_ids"]],
+                # a ruling without a text in the reader's language is titled by its example
+                # (kb.site.templating.ruling_title): its groups' extras cover their examples' titles
+                [extra[g] for g in rule["group_ids"]],
+                _examples(site.rules, site.examples_available, rule["examples"]),
+            ]
+        )
     return out
 
 
@@ -171,13 +234,20 @@ def _few_cards(site: SiteData, counts: dict, present: list[str]) -> list:
 
 def _examples(rules: dict, available: bool, runs: list[dict]) -> list:
     """Example runs as pages show them: the run, and which of its rules have a page."""
-    return [available,
-            [[{k: run.get(k) for k in _RUN_FIELDS},
-              [[n, n in rules and rules[n]["slug"]] for n in run.get("rules") or []]]
-             for run in runs]]
+    return [
+        available,
+        [
+            [
+                {k: run.get(k) for k in _RUN_FIELDS},
+                [[n, n in rules and rules[n]["slug"]] for n in run.get("rules") or []],
+            ]
+            for run in runs
+        ],
+    ]
 
 
 # -- the store's tables -----------------------------------------------------------------------
+
 
 def stored(db, table: str) -> dict[str, tuple]:
     """{key: the rest of its row} of one of this module's tables ({} if it is not there)."""
@@ -186,13 +256,12 @@ def stored(db, table: str) -> dict[str, tuple]:
     return {row[0]: tuple(row[1:]) for row in db.execute(f"SELECT * FROM {table}")}
 
 
-def store(db, pages: dict[str, str], groups: list[tuple], cards: list[tuple],
-          held: dict | None = None) -> None:
+def store(
+    db, pages: dict[str, str], groups: list[tuple], cards: list[tuple], held: dict | None = None
+) -> None:
     """Keep this build's digests in its store for the next build to compare with; ``held``:
     {table: {key: row}} of what the store's tables hold now (see :func:`replace_table`)."""
     held = held or {}
-    replace_table(db, PAGES, schema.columns(PAGES), sorted(pages.items()),
-                  held.get(PAGES))
+    replace_table(db, PAGES, schema.columns(PAGES), sorted(pages.items()), held.get(PAGES))
     replace_table(db, GROUPS, schema.columns(GROUPS), sorted(groups), held.get(GROUPS))
-    replace_table(db, CARDS, schema.columns(CARDS), sorted(cards),
-                  held.get(CARDS))
+    replace_table(db, CARDS, schema.columns(CARDS), sorted(cards), held.get(CARDS))

@@ -42,8 +42,9 @@ def write(db, path: Path, previous: Path | None = None, changed: set[str] | None
     return figures
 
 
-def encode(db, path: Path, previous: Path | None = None,
-           changed: set[str] | None = None) -> tuple[list, dict]:
+def encode(
+    db, path: Path, previous: Path | None = None, changed: set[str] | None = None
+) -> tuple[list, dict]:
     """Write the dump file only: (its pieces for :func:`store`, figures). Reads ``db`` only,
     so another process may do it on its own connection."""
     before = _previous_pieces(previous) if previous else {}
@@ -52,19 +53,26 @@ def encode(db, path: Path, previous: Path | None = None,
     else:
         ids = sorted((g for (g,) in db.execute("SELECT id FROM groups")), key=align.id_order)
         if changed is not None and previous is not None and before:
-            stale = (set(changed) | differing.groups(db, previous, _ROWS_OF_GROUPS)
-                     | {g for g in ids if g not in before})
+            stale = (
+                set(changed)
+                | differing.groups(db, previous, _ROWS_OF_GROUPS)
+                | {g for g in ids if g not in before}
+            )
         else:
             stale = set(ids)
         groups, count = groups_of(db, ids, stale), len(ids)
     by_digest = {digest: (offset, length) for digest, offset, length in before.values()}
-    old = (_Previous(previous / "site" / "data" / "rulings.json")
-           if previous is not None and before else None)
+    old = (
+        _Previous(previous / "site" / "data" / "rulings.json")
+        if previous is not None and before
+        else None
+    )
     pieces, reused = [], 0
     try:
         with _Output(path) as out:
-            out.write(b'{\n  "groups": [' + (b"\n    " if count or (count is None and groups)
-                                             else b""))
+            out.write(
+                b'{\n  "groups": [' + (b"\n    " if count or (count is None and groups) else b"")
+            )
             for number, group in enumerate(groups):
                 gap = _SEPARATOR if number else b""
                 piece = None
@@ -119,7 +127,7 @@ def _copy_range(source: int, target: int, count: int, offset: int) -> int:
     data = os.pread(source, min(count, 1 << 24), offset)
     view = memoryview(data)
     while view:
-        view = view[os.write(target, view):]
+        view = view[os.write(target, view) :]
     return len(data)
 
 
@@ -173,7 +181,7 @@ class _Output:
     def _flush(self) -> None:
         view = memoryview(self.buffer)
         while view:
-            view = view[os.write(self.fd, view):]
+            view = view[os.write(self.fd, view) :]
         view.release()
         self.buffer.clear()
 
@@ -198,8 +206,11 @@ def groups_of(db, ids: list[str], stale: set[str], batch: int = 2000):
     for number, group_id in enumerate(ids):
         chunk.append(group_id)
         held += sizes.get(group_id, 0) if group_id in stale else 0
-        if held >= batch or number == len(ids) - 1 or (
-                ids[number + 1] in stale and held + sizes.get(ids[number + 1], 0) > batch):
+        if (
+            held >= batch
+            or number == len(ids) - 1
+            or (ids[number + 1] in stale and held + sizes.get(ids[number + 1], 0) > batch)
+        ):
             fresh = {g["id"]: g for g in export.groups(db, [g for g in chunk if g in stale])}
             yield from (fresh.pop(g, g) for g in chunk)
             chunk, held = [], 0
@@ -244,7 +255,7 @@ def _unsure(compact: str) -> bool:
         return True
     at = compact.find("e-")
     while at != -1:
-        if at and compact[at - 1].isdigit() and compact[at + 2:at + 3].isdigit():
+        if at and compact[at - 1].isdigit() and compact[at + 2 : at + 3].isdigit():
             return True
         at = compact.find("e-", at + 2)
     return False
@@ -263,8 +274,11 @@ def indented(group: dict, unsure: frozenset[int] | None = None):
         return
     head, rulings = split
     unsure = piece_digest(group)[1] if unsure is None else unsure
-    yield _bytes((json.dumps(head, ensure_ascii=False, indent=2)[:-2] + ',\n  "rulings": ['
-                  ).replace("\n", _NESTING))
+    yield _bytes(
+        (json.dumps(head, ensure_ascii=False, indent=2)[:-2] + ',\n  "rulings": [').replace(
+            "\n", _NESTING
+        )
+    )
     for number, ruling in enumerate(rulings):
         text = _indented_ruling(ruling, number in unsure).replace("\n", "\n    ")
         yield _bytes((("," if number else "") + "\n    " + text).replace("\n", _NESTING))
@@ -284,8 +298,12 @@ def _indented_ruling(ruling: dict, unsure: bool) -> str:
 #: group whose rows there differ from the previous store's is encoded again, even if the
 #: alignment did not change it (an update may rescore members of groups it did not change:
 #: their evidence names the runner-up group; an example run may find another group).
-_ROWS_OF_GROUPS = (("groups", "id"), ("memberships", "group_id"), ("group_rules", "group_id"),
-                   (example_runs.TABLE, '"group"'))
+_ROWS_OF_GROUPS = (
+    ("groups", "id"),
+    ("memberships", "group_id"),
+    ("group_rules", "group_id"),
+    (example_runs.TABLE, '"group"'),
+)
 
 
 def _previous_pieces(previous: Path) -> dict[str, tuple[str, int, int]]:

@@ -53,7 +53,7 @@ class Files:
         path = str(path)
         if not path.startswith(self._prefix):
             raise ValueError(f"{path} is not under {self.site}")
-        return path[len(self._prefix):]
+        return path[len(self._prefix) :]
 
     def _link(self, key: str, path: Path | str, digest: str) -> bool:
         if self._old is None:  # no previous build: nothing to link (``before`` is empty then)
@@ -67,12 +67,12 @@ class Files:
         return True
 
     def store(self, db) -> None:
-        replace_table(db, TABLE, schema.columns(TABLE),
-                      sorted(self.digests.items()), self.held)
+        replace_table(db, TABLE, schema.columns(TABLE), sorted(self.digests.items()), self.held)
 
 
-def replace_table(db, table: str, columns: str, rows: list[tuple],
-                  held: dict[str, tuple] | None = None) -> None:
+def replace_table(
+    db, table: str, columns: str, rows: list[tuple], held: dict[str, tuple] | None = None
+) -> None:
     """(Re)create ``table`` of the store ``db`` with these rows: what the next build compares.
     ``held``: {first column: row} of what the table holds now (an incremental build's store
     starts as the previous one): then only the rows that differ are deleted and inserted."""
@@ -84,14 +84,16 @@ def replace_table(db, table: str, columns: str, rows: list[tuple],
             first = columns.split()[0]
             db.conn.executemany(f"DELETE FROM {table} WHERE {first} = ?", gone)
             if new:
-                db.conn.executemany(f"INSERT INTO {table} VALUES "
-                                    f"({', '.join('?' * len(new[0]))})", new)
+                db.conn.executemany(
+                    f"INSERT INTO {table} VALUES ({', '.join('?' * len(new[0]))})", new
+                )
             return
         db.execute(f"DROP TABLE IF EXISTS {table}")
         db.execute(f"CREATE TABLE {table} ({columns})")
         if rows:
-            db.conn.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})",
-                                rows)
+            db.conn.executemany(
+                f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows
+            )
 
 
 def previous_rows(previous: Path | None, sql: str) -> list[tuple]:

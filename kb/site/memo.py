@@ -5,7 +5,7 @@ its ruling pages for the same few scores, concept labels and finding messages. j
 gettext goes through two context calls, a new ``Markup`` and a ``%`` per string; babel takes
 50 µs a number. These memos answer from a dict instead: the same strings, so the same bytes.
 Each tree (one UI language) gets its own memos from :func:`gettext_callables` and
-:func:`per_key`, made anew by :func:`kb.site.pages.environment`.
+:func:`per_key`, made anew by :func:`kb.site.templating.environment`.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def per_key(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
         except KeyError:
             known[key] = answer = function(key)
             return answer
+
     return memoised
 
 
@@ -76,4 +77,5 @@ def per_object(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
         if hit is None:
             hit = known[id(item)] = (item, function(item))
         return hit[1]
+
     return memoised

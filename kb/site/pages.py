@@ -31,10 +31,31 @@ from kb.site.templating import (
     ruling_title,
 )
 
-__all__ = ["TEMPLATES", "TITLE_CHARS", "Links", "anchor_of", "copies", "describe_state",
-           "describe_step", "environment", "excerpt", "forget", "in_reader_lang", "printed_list",
-           "printed_on", "ruling_title", "FEW_CARDS", "LANG_PAGE_CARDS", "REPORT_PAGE_GROUPS",
-           "pages", "part_keys", "parts", "report_findings", "present", "render_tree"]
+__all__ = [
+    "TEMPLATES",
+    "TITLE_CHARS",
+    "Links",
+    "anchor_of",
+    "copies",
+    "describe_state",
+    "describe_step",
+    "environment",
+    "excerpt",
+    "forget",
+    "in_reader_lang",
+    "printed_list",
+    "printed_on",
+    "ruling_title",
+    "FEW_CARDS",
+    "LANG_PAGE_CARDS",
+    "REPORT_PAGE_GROUPS",
+    "pages",
+    "part_keys",
+    "parts",
+    "report_findings",
+    "present",
+    "render_tree",
+]
 
 #: The home page names a language's cards when it has at most this many (else only counts).
 FEW_CARDS = 12
@@ -46,28 +67,49 @@ REPORT_PAGE_GROUPS = 400
 def pages(site: SiteData, only: set[str] | None = None) -> list[tuple[str, str, dict | None]]:
     """(template, page key, context) for every page of one UI tree; the context only for the
     keys in ``only`` (default: all): an incremental build loads only what those show."""
+
     def wanted(key: str) -> bool:
         return only is None or key in only
 
     out: list[tuple[str, str, dict | None]] = [
-        ("home.html", "index.html", {}), ("rules.html", "rules.html", {}),
-        ("glossary.html", "glossary.html", {}), ("unlinked.html", "unlinked.html", {})]
+        ("home.html", "index.html", {}),
+        ("rules.html", "rules.html", {}),
+        ("glossary.html", "glossary.html", {}),
+        ("unlinked.html", "unlinked.html", {}),
+    ]
     report = parts(site.group_order, REPORT_PAGE_GROUPS)
     findings = report_findings(site, report)
-    out += _parted("consistency.html", "consistency", site.group_order, REPORT_PAGE_GROUPS,
-                   "rows", {}, wanted, site.group,
-                   lambda number: {"findings": findings[number - 1]})
+    out += _parted(
+        "consistency.html",
+        "consistency",
+        site.group_order,
+        REPORT_PAGE_GROUPS,
+        "rows",
+        {},
+        wanted,
+        site.group,
+        lambda number: {"findings": findings[number - 1]},
+    )
     for code in present(site):
-        out += _parted("lang.html", f"lang/{code}", site.cards_in(code), LANG_PAGE_CARDS,
-                       "cards", {"code": code}, wanted, None)
+        out += _parted(
+            "lang.html",
+            f"lang/{code}",
+            site.cards_in(code),
+            LANG_PAGE_CARDS,
+            "cards",
+            {"code": code},
+            wanted,
+            None,
+        )
     for card in site.cards.values():
         key = f"card/{card['slug']}.html"
         out.append(("card.html", key, {"card": card} if wanted(key) else None))
     for group_id in site.group_order:
         key = f"ruling/{slug(group_id)}.html"
         out.append(("ruling.html", key, {"group": site.group(group_id)} if wanted(key) else None))
-    out += [("rule.html", f"rule/{rule['slug']}.html", {"rule": rule})
-            for rule in site.rules.values()]
+    out += [
+        ("rule.html", f"rule/{rule['slug']}.html", {"rule": rule}) for rule in site.rules.values()
+    ]
     return out
 
 
@@ -78,23 +120,33 @@ def part_keys(base: str, count: int) -> list[tuple[int, str]]:
 
 def parts(items: list, size: int) -> list[list]:
     """``items`` cut into pages of ``size`` (one empty page when there is nothing)."""
-    return [items[start:start + size] for start in range(0, len(items), size)] or [[]]
+    return [items[start : start + size] for start in range(0, len(items), size)] or [[]]
 
 
 def report_findings(site: SiteData, chunks: list[list[str]]) -> list[list[dict]]:
     """The translator findings each part of the consistency report shows (``chunks``: each
     part's group ids): those of its rulings, in the findings' order, so a changed finding
     re-renders one part; the first part also shows those of no listed ruling (corpus-wide)."""
-    part_of: dict[str | None, int] = {group: number for number, chunk in enumerate(chunks)
-                                      for group in chunk}
+    part_of: dict[str | None, int] = {
+        group: number for number, chunk in enumerate(chunks) for group in chunk
+    }
     out: list[list[dict]] = [[] for _ in chunks]
     for finding in site.findings or []:
         out[part_of.get(finding.get("group"), 0)].append(finding)
     return out
 
 
-def _parted(template: str, base: str, items: list, size: int, name: str, context: dict,
-            wanted, resolve, more=None) -> list[tuple[str, str, dict | None]]:
+def _parted(
+    template: str,
+    base: str,
+    items: list,
+    size: int,
+    name: str,
+    context: dict,
+    wanted,
+    resolve,
+    more=None,
+) -> list[tuple[str, str, dict | None]]:
     """A long listing as several pages, each linking to all: a reader gets a page of bounded
     size, and a change to one item re-renders one page, not the whole listing. ``resolve``
     turns an item (a group id) into what the page shows; ``more(number)``: what else part
@@ -107,8 +159,19 @@ def _parted(template: str, base: str, items: list, size: int, name: str, context
             out.append((template, key, None))
             continue
         shown = [resolve(item) for item in chunk] if resolve else chunk
-        out.append((template, key, {**context, name: shown, "part": number, "parts": keys,
-                                    **(more(number) if more else {})}))
+        out.append(
+            (
+                template,
+                key,
+                {
+                    **context,
+                    name: shown,
+                    "part": number,
+                    "parts": keys,
+                    **(more(number) if more else {}),
+                },
+            )
+        )
     return out
 
 
@@ -116,8 +179,9 @@ def present(site: SiteData) -> list[str]:
     return site.languages
 
 
-def render_tree(site: SiteData, ui: str, out: Path, counts: dict,
-                only: set[str] | None = None) -> int:
+def render_tree(
+    site: SiteData, ui: str, out: Path, counts: dict, only: set[str] | None = None
+) -> int:
     """Write the tree of UI language ``ui`` under ``out``; the English home also at the root.
     ``only``: the page keys to render (default: all)."""
     env = environment(ui)
@@ -138,8 +202,9 @@ def render_tree(site: SiteData, ui: str, out: Path, counts: dict,
     return written
 
 
-def _write(template, page: str, ui: str, key: str, context: dict, out: Path,
-           made: set[str]) -> None:
+def _write(
+    template, page: str, ui: str, key: str, context: dict, out: Path, made: set[str]
+) -> None:
     """Render ``page`` into ``out`` (``made``: the folders made so far). Plain strings and
     os calls, not Path objects: this runs 13,600 times at 10k rulings."""
     html = template.render(link=Links(page, ui, key), root=root_of(page), **context)

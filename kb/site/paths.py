@@ -20,10 +20,48 @@ MAX_SLUG = 72
 _HASH_CHARS = 10  # 40 bits: a collision needs ~a million names with the same readable part
 
 # Russian letters have no decomposition into ASCII; a short table keeps their slugs readable.
-_CYRILLIC = dict(zip(
-    "абвгдеёжзийклмнопрстуфхцчшщыэюяєіїґ",
-    ["a", "b", "v", "g", "d", "e", "yo", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "y", "e", "yu", "ya", "ye", "i", "yi", "g"],
-)) | {"ъ": "", "ь": ""}
+_CYRILLIC = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщыэюяєіїґ",
+        [
+            "a",
+            "b",
+            "v",
+            "g",
+            "d",
+            "e",
+            "yo",
+            "zh",
+            "z",
+            "i",
+            "y",
+            "k",
+            "l",
+            "m",
+            "n",
+            "o",
+            "p",
+            "r",
+            "s",
+            "t",
+            "u",
+            "f",
+            "kh",
+            "ts",
+            "ch",
+            "sh",
+            "shch",
+            "y",
+            "e",
+            "yu",
+            "ya",
+            "ye",
+            "i",
+            "yi",
+            "g",
+        ],
+    )
+) | {"ъ": "", "ь": ""}
 
 
 @cache  # every card and group, asked for by the plan and again by each tree
@@ -61,8 +99,11 @@ def _readable(text: str) -> str:
 def rule_slug(number: str) -> str:
     """Rule numbers are short and safe once dots become dashes (``726.3`` -> ``726-3``)."""
     cleaned = re.sub(r"[^0-9a-z]+", "-", number.lower()).strip("-")
-    return cleaned if cleaned and len(cleaned) <= 24 and cleaned == number.replace(".", "-") \
+    return (
+        cleaned
+        if cleaned and len(cleaned) <= 24 and cleaned == number.replace(".", "-")
         else slug(number)
+    )
 
 
 def rel(from_page: str, to_path: str) -> str:

@@ -49,8 +49,12 @@ def load_cards(db) -> dict[str, dict]:
     """Every card (its rulings not attached), by id, with its identity."""
     cards = {}
     for row in db.query("SELECT id, name, lang FROM cards ORDER BY id"):
-        cards[row["id"]] = {**dict(row), "slug": slug(row["id"]), "identity": row["id"],
-                            "rulings": []}
+        cards[row["id"]] = {
+            **dict(row),
+            "slug": slug(row["id"]),
+            "identity": row["id"],
+            "rulings": [],
+        }
     for card_id, identity in _identities(db).items():
         if card_id in cards:
             cards[card_id]["identity"] = identity
@@ -74,8 +78,12 @@ def rulings_where(db, column: str, values) -> list[dict]:
     ``rulings``) is one of ``values``, in the site's order."""
     found = []
     for chunk in store.chunks(sorted(set(values))):
-        found += [dict(row) for row in db.query(
-            f"{_RULINGS} WHERE r.[{column}] IN ({', '.join('?' * len(chunk))})", chunk)]
+        found += [
+            dict(row)
+            for row in db.query(
+                f"{_RULINGS} WHERE r.[{column}] IN ({', '.join('?' * len(chunk))})", chunk
+            )
+        ]
     return sorted(found, key=ruling_order)
 
 
@@ -86,14 +94,18 @@ def members_light(db, order: list[str]) -> list[list[dict]]:
     groups are looked up by id, many read in one pass over every membership."""
     members: dict[str, list[dict]] = {g: [] for g in order}
     columns = ("lang", "card", "text", "source", "position", "line")
-    sql = ("SELECT m.group_id, r.lang, c.name, r.text, r.source, r.position, r.line "
-           "FROM memberships m JOIN rulings r ON r.id = m.ruling_id "
-           "JOIN cards c ON c.id = r.card_id")
+    sql = (
+        "SELECT m.group_id, r.lang, c.name, r.text, r.source, r.position, r.line "
+        "FROM memberships m JOIN rulings r ON r.id = m.ruling_id "
+        "JOIN cards c ON c.id = r.card_id"
+    )
     if len(order) > FEW_GROUPS:
         queries: list[tuple[str, list[str]]] = [(sql, [])]
     else:
-        queries = [(f"{sql} WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
-                   for chunk in store.chunks(order)]
+        queries = [
+            (f"{sql} WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
+            for chunk in store.chunks(order)
+        ]
     for query, values in queries:
         for group_id, *row in db.execute(query, values):
             group = members.get(group_id)
@@ -112,8 +124,13 @@ def memberships(db, column: str, values) -> dict[str, str]:
     if "memberships" not in db.table_names():
         return out
     for chunk in store.chunks(sorted(set(values))):
-        out.update(db.execute(f"SELECT ruling_id, group_id FROM memberships WHERE [{column}] IN "
-                              f"({', '.join('?' * len(chunk))})", chunk).fetchall())
+        out.update(
+            db.execute(
+                f"SELECT ruling_id, group_id FROM memberships WHERE [{column}] IN "
+                f"({', '.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+        )
     return out
 
 
@@ -123,25 +140,33 @@ def summary(db) -> Summary:
     languages = [code for code in LANGUAGES if code in found] + sorted(found - set(LANGUAGES))
     tables = set(db.table_names())
     aligned = {"groups", "memberships"} <= tables
-    group_ids = ({g for (g,) in db.execute("SELECT id FROM groups")} if aligned
-                 else {r for (r,) in db.execute("SELECT id FROM rulings")})
+    group_ids = (
+        {g for (g,) in db.execute("SELECT id FROM groups")}
+        if aligned
+        else {r for (r,) in db.execute("SELECT id FROM rulings")}
+    )
     per_lang: dict[str, dict] = {}
     for lang, n in db.execute("SELECT lang, COUNT(*) FROM cards GROUP BY lang"):
         per_lang[lang] = {"cards": n, "rulings": 0}
-    for lang, n in db.execute("SELECT c.lang, COUNT(*) FROM rulings r JOIN cards c "
-                              "ON c.id = r.card_id GROUP BY c.lang"):
+    for lang, n in db.execute(
+        "SELECT c.lang, COUNT(*) FROM rulings r JOIN cards c ON c.id = r.card_id GROUP BY c.lang"
+    ):
         per_lang[lang]["rulings"] = n
     linked = 0
     if aligned and "group_rules" in tables:
-        linked = db.execute("SELECT COUNT(DISTINCT rule) FROM group_rules WHERE group_id IN "
-                            "(SELECT id FROM groups)").fetchone()[0]
+        linked = db.execute(
+            "SELECT COUNT(DISTINCT rule) FROM group_rules WHERE group_id IN (SELECT id FROM groups)"
+        ).fetchone()[0]
     runs = [run for run in load_examples(db) if str(run.get("group")) in group_ids]
-    counts = {"rulings": db.execute("SELECT COUNT(*) FROM rulings").fetchone()[0],
-              "groups": len(group_ids),
-              "cards": db.execute("SELECT COUNT(*) FROM cards").fetchone()[0],
-              "rules": linked, "examples": len(runs),
-              "examples_passed": sum(1 for run in runs if run.get("status") == "passed"),
-              "per_lang": dict(sorted(per_lang.items()))}
+    counts = {
+        "rulings": db.execute("SELECT COUNT(*) FROM rulings").fetchone()[0],
+        "groups": len(group_ids),
+        "cards": db.execute("SELECT COUNT(*) FROM cards").fetchone()[0],
+        "rules": linked,
+        "examples": len(runs),
+        "examples_passed": sum(1 for run in runs if run.get("status") == "passed"),
+        "per_lang": dict(sorted(per_lang.items())),
+    }
     return Summary(languages=languages, counts=counts, group_ids=group_ids)
 
 
@@ -151,9 +176,17 @@ def _identities(db) -> dict[str, str]:
         return {}
     columns = set(db["card_identities"].columns_dict)
     card_col = next((c for c in ("card_id", "card") if c in columns), None)
-    ident_col = next((c for c in ("identity", "identity_id", "canonical", "key", "id")
-                      if c in columns and c != card_col), None)
+    ident_col = next(
+        (
+            c
+            for c in ("identity", "identity_id", "canonical", "key", "id")
+            if c in columns and c != card_col
+        ),
+        None,
+    )
     if not card_col or not ident_col:
         return {}
-    return {row[card_col]: str(row[ident_col])
-            for row in db.query(f"SELECT [{card_col}], [{ident_col}] FROM card_identities")}
+    return {
+        row[card_col]: str(row[ident_col])
+        for row in db.query(f"SELECT [{card_col}], [{ident_col}] FROM card_identities")
+    }

@@ -15,8 +15,14 @@ from kb.site.reads import members_light
 from kb.site.templating import anchor_of
 
 
-def write_search_index(db, order: list[str], loaded: dict[str, list[dict]], out: Path,
-                  previous: Path | None, changed_groups: set[str] | None) -> tuple[dict, Files]:
+def write_search_index(
+    db,
+    order: list[str],
+    loaded: dict[str, list[dict]],
+    out: Path,
+    previous: Path | None,
+    changed_groups: set[str] | None,
+) -> tuple[dict, Files]:
     """The browser's search index of every group member (:mod:`kb.site.search_index`) of the
     groups ``order`` (sorted ids; ``loaded``: the members of those already read, in the
     site's order); -> (figures, its files, to store).
@@ -45,8 +51,9 @@ def write_search_index(db, order: list[str], loaded: dict[str, list[dict]], out:
         return {g: [m for m in loaded[g] if m["lang"] in LANGUAGES] for g in groups}
 
     documents, members = search_state.assemble(order, texts, read, saved, changed_groups)
-    same = search_state.same_chunks(documents, len(saved.parts) if saved else 0,
-                                     search_index.DOCS_PER_CHUNK)
+    same = search_state.same_chunks(
+        documents, len(saved.parts) if saved else 0, search_index.DOCS_PER_CHUNK
+    )
 
     def keep(path: Path, number: int) -> bool:
         return bool(same[number]) and files.keep(path)
@@ -55,22 +62,25 @@ def write_search_index(db, order: list[str], loaded: dict[str, list[dict]], out:
     pages_of = [f"ruling/{slug(group)}.html#" for group in documents.groups]
 
     def chunk(number: int) -> list:
-        numbers = range(number * search_index.DOCS_PER_CHUNK,
-                        min((number + 1) * search_index.DOCS_PER_CHUNK, len(group_of)))
+        numbers = range(
+            number * search_index.DOCS_PER_CHUNK,
+            min((number + 1) * search_index.DOCS_PER_CHUNK, len(group_of)),
+        )
         _read_members(documents, group_of, members, numbers, read)
-        return [search_index.document(members[d], pages_of[group_of[d]]
-                                      + anchor_of(members[d])) for d in numbers]
+        return [
+            search_index.document(members[d], pages_of[group_of[d]] + anchor_of(members[d]))
+            for d in numbers
+        ]
 
     facts = search_index.group_facts(db, list(documents.groups))  # rules and dates: filters
-    figures = search_index.write_index(out, documents.parts, group_of, texts, chunk,
-                                       files.write, keep, facts)
+    figures = search_index.write_index(
+        out, documents.parts, group_of, texts, chunk, files.write, keep, facts
+    )
     search_state.save(out.parent.parent, texts, documents)
     return {**figures, "search_linked": files.linked}, files
 
 
-
-def _read_members(documents, group_of: list[int], members: dict[int, dict], numbers,
-                  read) -> None:
+def _read_members(documents, group_of: list[int], members: dict[int, dict], numbers, read) -> None:
     """Add the members of the documents ``numbers`` to ``members`` ({document: member})."""
     wanted = [d for d in numbers if d not in members]
     if not wanted:

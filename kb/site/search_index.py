@@ -38,8 +38,20 @@ from kb.site import search_lexicon, search_weights
 from kb.site.search_lexicon import forms, key
 from kb.site.search_state import Texts
 
-__all__ = ["DOCS_PER_CHUNK", "Facts", "analyse", "build", "document", "fnv", "forms",
-           "group_facts", "key", "page_bounds", "terms", "write_index"]
+__all__ = [
+    "DOCS_PER_CHUNK",
+    "Facts",
+    "analyse",
+    "build",
+    "document",
+    "fnv",
+    "forms",
+    "group_facts",
+    "key",
+    "page_bounds",
+    "terms",
+    "write_index",
+]
 
 DOCS_PER_CHUNK = 4  # rulings a file: fewer files to write, more bytes a result brings
 FIRST_PAGE = 30  # entries of a list in its shard: the top 10 results of one word, three times
@@ -71,8 +83,11 @@ def analyse(text: str, lang: str) -> tuple[int, Counter, dict[str, list[str]]]:
     keyed: dict[str, set[str]] = defaultdict(set)
     for form in set(forms(text)):
         keyed[_key(form)].update(f"{lang}:{t}" for t in _form_terms(form, lang))
-    return (len(analysed), Counter(f"{lang}:{t}" for t in analysed),
-            {folded: sorted(keys) for folded, keys in keyed.items()})
+    return (
+        len(analysed),
+        Counter(f"{lang}:{t}" for t in analysed),
+        {folded: sorted(keys) for folded, keys in keyed.items()},
+    )
 
 
 @dataclass
@@ -92,21 +107,29 @@ def group_facts(db, groups: list[str]) -> Facts:
     dates: list[dict[int, list[str]]] = [{} for _ in groups]
     tables = set(db.table_names())
     if "group_rules" in tables:
-        for group, rule in db.execute("SELECT group_id, rule FROM group_rules "
-                                      "ORDER BY group_id, rank, rule"):
+        for group, rule in db.execute(
+            "SELECT group_id, rule FROM group_rules ORDER BY group_id, rank, rule"
+        ):
             if group in number:
                 rules[number[group]].append(rule)
     if "memberships" in tables:
         for group, lang, date in db.execute(
-                "SELECT DISTINCT m.group_id, r.lang, r.date FROM memberships m "
-                "JOIN rulings r ON r.id = m.ruling_id ORDER BY 1, 2, 3"):
+            "SELECT DISTINCT m.group_id, r.lang, r.date FROM memberships m "
+            "JOIN rulings r ON r.id = m.ruling_id ORDER BY 1, 2, 3"
+        ):
             if group in number and lang in LANGUAGES and date:
                 dates[number[group]].setdefault(LANGUAGES.index(lang), []).append(date)
     return Facts(rules, dates)
 
 
-def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None = None,
-          write=None, facts: Facts | None = None) -> dict:
+def build(
+    docs: list[dict],
+    urls: list[str],
+    out: Path,
+    groups: list[int] | None = None,
+    write=None,
+    facts: Facts | None = None,
+) -> dict:
     """Write the index of the rulings ``docs`` under ``out`` (``search/``); return its figures.
 
     ``urls[i]`` is the page of ``docs[i]`` inside a UI language's tree and ``groups[i]`` the
@@ -116,20 +139,36 @@ def build(docs: list[dict], urls: list[str], out: Path, groups: list[int] | None
     through :func:`write_index`, which can keep a previous build's files and analyses
     (:mod:`kb.site.search_state`)."""
     texts = Texts(analyse)
-    parts = np.array([(texts.number(d["card"], d["lang"]), texts.number(d["text"], d["lang"]))
-                      for d in docs], dtype=np.int64).reshape(-1, 2)
+    parts = np.array(
+        [(texts.number(d["card"], d["lang"]), texts.number(d["text"], d["lang"])) for d in docs],
+        dtype=np.int64,
+    ).reshape(-1, 2)
     group_of = list(range(len(docs))) if groups is None else list(groups)
-    return write_index(out, parts, group_of, texts,
-                       lambda number: [document(r, u) for r, u in zip(*_chunk(number, docs, urls))],
-                       write or _write_text, facts=facts)
+    return write_index(
+        out,
+        parts,
+        group_of,
+        texts,
+        lambda number: [document(r, u) for r, u in zip(*_chunk(number, docs, urls))],
+        write or _write_text,
+        facts=facts,
+    )
 
 
 def _chunk(number: int, *columns):
-    return [column[number * DOCS_PER_CHUNK:(number + 1) * DOCS_PER_CHUNK] for column in columns]
+    return [column[number * DOCS_PER_CHUNK : (number + 1) * DOCS_PER_CHUNK] for column in columns]
 
 
-def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts, chunk,
-                write, keep=None, facts: Facts | None = None) -> dict:
+def write_index(
+    out: Path,
+    parts: np.ndarray,
+    group_of: list[int],
+    texts: Texts,
+    chunk,
+    write,
+    keep=None,
+    facts: Facts | None = None,
+) -> dict:
     """Write the index of the documents ``parts`` (each one's card name and text as ``texts``
     numbers; ``group_of[d]``: its group's number; a group's documents follow each other)
     under ``out``. ``chunk(number)``: the document summaries (:func:`document`) of a chunk
@@ -140,8 +179,10 @@ def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts,
     parts = np.asarray(parts, dtype=np.int64).reshape(-1, 2)
     groups = np.asarray(group_of, dtype=np.int64)
     found = search_weights.units(parts, groups, texts.arrays()[0])
-    lists = [search_weights.scored(parts, found, texts),
-             search_weights.filters(parts, found, texts, facts)]
+    lists = [
+        search_weights.scored(parts, found, texts),
+        search_weights.filters(parts, found, texts, facts),
+    ]
     out.mkdir(parents=True, exist_ok=True)
     group_first = np.full(int(groups.max()) + 1 if len(groups) else 0, len(groups), dtype=np.int64)
     np.minimum.at(group_first, groups, np.arange(len(groups), dtype=np.int64))
@@ -156,18 +197,32 @@ def write_index(out: Path, parts: np.ndarray, group_of: list[int], texts: Texts,
     write(out / "engine.js", engine())
     _write_chunks(out, found, groups, facts, chunk, write, keep, len(parts))
     _write_rules(out, facts, write)
-    dates = sorted({d for by_lang in (facts.dates if facts else ()) for ds in by_lang.values()
-                    for d in ds})
+    dates = sorted(
+        {d for by_lang in (facts.dates if facts else ()) for ds in by_lang.values() for d in ds}
+    )
     _write_js(write, out / "dates.js", "kbSearch.dates(", dates)
-    manifest = {"version": 2, "docs": len(parts), "docsPerChunk": DOCS_PER_CHUNK,
-                "shards": shards, "firstPage": FIRST_PAGE, "pageGrowth": PAGE_GROWTH,
-                "langs": list(LANGUAGES), "lexicon": [prefix for prefix, _ in lexicon],
-                "endings": search_lexicon.endings(texts, lists[0].df()),
-                "facts": facts is not None}
+    manifest = {
+        "version": 2,
+        "docs": len(parts),
+        "docsPerChunk": DOCS_PER_CHUNK,
+        "shards": shards,
+        "firstPage": FIRST_PAGE,
+        "pageGrowth": PAGE_GROWTH,
+        "langs": list(LANGUAGES),
+        "lexicon": [prefix for prefix, _ in lexicon],
+        "endings": search_lexicon.endings(texts, lists[0].df()),
+        "facts": facts is not None,
+    }
     _write_js(write, out / "manifest.js", "kbSearch.manifest(", manifest)
-    return {"docs": len(parts), "units": len(found.group), "terms": len(lists[0].names),
-            "shards": shards, "pages": pages, "lexicon": len(lexicon),
-            "texts_analysed": texts.analysed}
+    return {
+        "docs": len(parts),
+        "units": len(found.group),
+        "terms": len(lists[0].names),
+        "shards": shards,
+        "pages": pages,
+        "lexicon": len(lexicon),
+        "texts_analysed": texts.analysed,
+    }
 
 
 def fnv(text: str) -> int:
@@ -191,16 +246,25 @@ def _write_lists(out: Path, lists, group_first: np.ndarray, write) -> tuple[int,
         for t, name in enumerate(found.names):
             low, high = int(found.bounds[t]), int(found.bounds[t + 1])
             docs = found.doc[low:high]
-            flat = np.stack((docs, docs - group_first[found.group[low:high]],
-                             found.value[low:high]), axis=1).reshape(-1).tolist()
+            flat = (
+                np.stack(
+                    (docs, docs - group_first[found.group[low:high]], found.value[low:high]), axis=1
+                )
+                .reshape(-1)
+                .tolist()
+            )
             cid = 0
             if high - low > FIRST_PAGE:
                 continued += 1
                 cid = continued
                 for k, (start, end) in enumerate(page_bounds(high - low)[1:], 1):
-                    _write_js(write, f"{out}/c/{cid}.{k}.js", f"kbSearch.page({cid},{k},",
-                              flat[3 * start:3 * end])
-            heads[name] = [high - low, cid, *flat[:3 * FIRST_PAGE]]
+                    _write_js(
+                        write,
+                        f"{out}/c/{cid}.{k}.js",
+                        f"kbSearch.page({cid},{k},",
+                        flat[3 * start : 3 * end],
+                    )
+            heads[name] = [high - low, cid, *flat[: 3 * FIRST_PAGE]]
             total += len(name) + 8 + len(json.dumps(heads[name], separators=(",", ":")))
     shards = max(1, math.ceil(total / SHARD_BYTES))
     bodies: list[dict] = [{} for _ in range(shards)]
@@ -222,8 +286,9 @@ def page_bounds(n: int) -> list[tuple[int, int]]:
     return bounds
 
 
-def _write_chunks(out: Path, found, groups: np.ndarray, facts: Facts | None, chunk, write,
-                  keep, n: int) -> None:
+def _write_chunks(
+    out: Path, found, groups: np.ndarray, facts: Facts | None, chunk, write, keep, n: int
+) -> None:
     """Write the document files: :func:`document`'s summary (its link only ``#anchor`` when
     on the page of the document before it), then the group's rules and, for a unit's first
     document, {language: the group's first document in it}. Both belong to the group alone,
@@ -245,8 +310,14 @@ def _write_chunks(out: Path, found, groups: np.ndarray, facts: Facts | None, chu
             here, anchor = url.split("#", 1) if "#" in url else (url, None)
             short = f"#{anchor}" if here == page and anchor is not None else url  # same page
             page = here
-            entries.append([short, *entry, facts.rules[group] if facts else [],
-                            first_of[group] if doc in firsts else 0])
+            entries.append(
+                [
+                    short,
+                    *entry,
+                    facts.rules[group] if facts else [],
+                    first_of[group] if doc in firsts else 0,
+                ]
+            )
         _write_js(write, path, f"kbSearch.docs({number},", entries)
 
 
@@ -259,8 +330,12 @@ def _write_rules(out: Path, facts: Facts | None, write) -> None:
     (out / "r").mkdir()
     for ui in UI_LANGUAGES:
         translate = _translator(ui)
-        _write_js(write, out / "r" / f"{ui}.js", "kbSearch.rules(",
-                  {n: translate(t) for n, t in titles.items()})
+        _write_js(
+            write,
+            out / "r" / f"{ui}.js",
+            "kbSearch.rules(",
+            {n: translate(t) for n, t in titles.items()},
+        )
 
 
 def _translator(ui: str):
@@ -282,8 +357,11 @@ def engine() -> str:
 
     source = (TEMPLATES / "static" / "search-engine.js").read_text(encoding="utf-8")
     lines = (line.strip() for line in _COMMENT.sub("", source).split("\n"))
-    return "/* site_templates/static/search-engine.js, comments and indentation left out */\n" \
-        + "\n".join(line for line in lines if line) + "\n"
+    return (
+        "/* site_templates/static/search-engine.js, comments and indentation left out */\n"
+        + "\n".join(line for line in lines if line)
+        + "\n"
+    )
 
 
 def document(ruling: dict, url: str) -> list:

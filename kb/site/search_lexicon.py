@@ -27,8 +27,25 @@ from kb.corpus.languages import LANGUAGES
 LEX_BYTES = 16_000  # a lexicon file above this is split by the next letter
 MAX_ENDING = 6  # longest stem ending kept per language
 #: What English words add to their stem (the glossary's English terms have no corpus forms).
-EN_ENDINGS = ("", "s", "es", "e", "ed", "d", "ing", "er", "ers", "ion", "ions", "y", "ies",
-              "ied", "ly", "ment", "ments")
+EN_ENDINGS = (
+    "",
+    "s",
+    "es",
+    "e",
+    "ed",
+    "d",
+    "ing",
+    "er",
+    "ers",
+    "ion",
+    "ions",
+    "y",
+    "ies",
+    "ied",
+    "ly",
+    "ment",
+    "ments",
+)
 SOURCES = ("en",) + LANGUAGES  # languages a glossary term may be typed in
 _WORD = re.compile(r"[^\W_]+")
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
@@ -48,8 +65,7 @@ def key(form: str) -> str:
     browser's, the terms behind it come from the analysis itself."""
     spelled = form.translate(_UMLAUTS)
     decomposed = unicodedata.normalize("NFD", spelled)
-    kept = "".join(ch for ch in decomposed
-                   if ch == _BREVE or unicodedata.category(ch) != "Mn")
+    kept = "".join(ch for ch in decomposed if ch == _BREVE or unicodedata.category(ch) != "Mn")
     return unicodedata.normalize("NFC", kept)
 
 
@@ -75,7 +91,7 @@ def lexicon(form_map: dict[str, list[str]], df: dict[str, int]) -> list[tuple[st
             return
         by_next = defaultdict(list)
         for name in longer:
-            by_next[name[:len(prefix) + 1]].append(name)
+            by_next[name[: len(prefix) + 1]].append(name)
         short = [n for n in names if len(n) == len(prefix)]
         if short:  # forms no longer than the prefix: a file of their own under it
             files.append((prefix, _lexicon_file(prefix, short, table, df, stops, concepts)))
@@ -93,12 +109,16 @@ def lexicon(form_map: dict[str, list[str]], df: dict[str, int]) -> list[tuple[st
 def _lexicon_file(prefix: str, names: list[str], table, df, stops, concepts) -> dict:
     used = sorted({t for name in names for t in table[name] if t in df})
     index = {t: i for i, t in enumerate(used)}
-    body = {"t": used, "n": [df[t] for t in used],
-            "f": {name: [index[t] for t in table[name] if t in index] for name in names}}
+    body = {
+        "t": used,
+        "n": [df[t] for t in used],
+        "f": {name: [index[t] for t in table[name] if t in index] for name in names},
+    }
     masks = {}
     for name in names:
-        mask = sum(1 << i for i, lang in enumerate(SOURCES)
-                   if analysis().fold(name, lang) in stops[lang])
+        mask = sum(
+            1 << i for i, lang in enumerate(SOURCES) if analysis().fold(name, lang) in stops[lang]
+        )
         if mask:
             masks[name] = mask
     body["s"] = masks
@@ -106,8 +126,10 @@ def _lexicon_file(prefix: str, names: list[str], table, df, stops, concepts) -> 
     # rest of a term is matched on the next words, its expansion comes with the concept's file.
     found = []
     for number, (_, by_lang) in enumerate(concepts):
-        here = {lang: [seq for seq in seqs if _compatible(prefix, seq[0])]
-                for lang, seqs in by_lang.items()}
+        here = {
+            lang: [seq for seq in seqs if _compatible(prefix, seq[0])]
+            for lang, seqs in by_lang.items()
+        }
         if any(here.values()):
             found.append([number, {lang: seqs for lang, seqs in here.items() if seqs}])
     body["g"] = found
@@ -122,8 +144,10 @@ def _compatible(prefix: str, stem: str) -> bool:
 def concept_files() -> list[dict]:
     """Each glossary concept's terms in every ruling language (``g/<n>.js``, loaded when a
     query names the concept: its expansion)."""
-    return [{lang: seqs for lang, seqs in by_lang.items() if lang in LANGUAGES}
-            for _, by_lang in _concepts()]
+    return [
+        {lang: seqs for lang, seqs in by_lang.items() if lang in LANGUAGES}
+        for _, by_lang in _concepts()
+    ]
 
 
 @lru_cache(maxsize=1)
@@ -135,9 +159,17 @@ def _concepts() -> list:
 
     out = []
     for concept in glossary.load().concepts:
-        by_lang = {lang: [seq for seq in (analysis().terms(term, lang, split=False)
-                                          for term in concept.terms.get(lang, ())) if seq]
-                   for lang in SOURCES}
+        by_lang = {
+            lang: [
+                seq
+                for seq in (
+                    analysis().terms(term, lang, split=False)
+                    for term in concept.terms.get(lang, ())
+                )
+                if seq
+            ]
+            for lang in SOURCES
+        }
         out.append([concept.id, {lang: seqs for lang, seqs in by_lang.items() if seqs}])
     return out
 
@@ -151,7 +183,7 @@ def endings(texts, df: dict[str, int]) -> dict[str, list[str]]:
     def count(form: str, term: str, times: int) -> None:
         lang, _, stem = term.partition(":")
         if lang in seen and form.startswith(stem) and len(form) - len(stem) <= MAX_ENDING:
-            seen[lang][form[len(stem):]] += times
+            seen[lang][form[len(stem) :]] += times
 
     for pair in texts.pairs.words:
         form, _, term = pair.partition("\t")
@@ -159,8 +191,10 @@ def endings(texts, df: dict[str, int]) -> dict[str, list[str]]:
             count(form, term, 1)
     for form, term in _glossary_pairs():  # curated words: each as good as two in the corpus
         count(form, term, 2)
-    out = {lang: sorted(e for e, n in counts.items() if n >= 2 or not e)
-           for lang, counts in seen.items()}
+    out = {
+        lang: sorted(e for e, n in counts.items() if n >= 2 or not e)
+        for lang, counts in seen.items()
+    }
     out["en"] = list(EN_ENDINGS)
     return out
 

@@ -74,15 +74,19 @@ class Texts:
         before = len(self.keys.words)
         n = self.keys(text_key(text, lang))
         if n == before:
-            self._add(LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES),
-                      *self.analyse(text, lang))
+            self._add(
+                LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES),
+                *self.analyse(text, lang),
+            )
         return n
 
-    def _add(self, lang: int, length: int, tf: dict[str, int],
-             keyed: dict[str, list[str]]) -> None:
+    def _add(self, lang: int, length: int, tf: dict[str, int], keyed: dict[str, list[str]]) -> None:
         self.analysed += 1
-        pairs = [self.pairs(f"{form}{_PAIR}{term}") for form, terms in keyed.items()
-                 for term in (terms or [""])]
+        pairs = [
+            self.pairs(f"{form}{_PAIR}{term}")
+            for form, terms in keyed.items()
+            for term in (terms or [""])
+        ]
         langs, lengths, term_sizes, term_ids, term_counts, pair_sizes, pair_ids = self._new
         langs.append(lang)
         lengths.append(length)
@@ -96,8 +100,10 @@ class Texts:
         """(langs, lengths, term_sizes, term_ids, term_counts, pair_sizes, pair_ids) of every
         text."""
         if any(self._new):
-            self._arrays = [np.concatenate((old, np.array(new, dtype=np.int64)))
-                            for old, new in zip(self._arrays, self._new)]
+            self._arrays = [
+                np.concatenate((old, np.array(new, dtype=np.int64)))
+                for old, new in zip(self._arrays, self._new)
+            ]
             self._new = [[] for _ in self._arrays]
         return tuple(self._arrays)
 
@@ -126,11 +132,18 @@ class Texts:
         term_ids, pair_ids = term_ids[term_mask], pair_ids[pair_mask]
         terms, term_ids = _compact(self.terms.words, term_ids)
         pairs, pair_ids = _compact(self.pairs.words, pair_ids)
-        saved = {"keys": [k for k, keep in zip(self.keys.words, mask.tolist()) if keep],
-                 "terms": terms, "pairs": pairs, "langs": langs[mask], "lengths": lengths[mask],
-                 "term_sizes": term_sizes[mask], "term_ids": term_ids,
-                 "term_counts": term_counts[term_mask], "pair_sizes": pair_sizes[mask],
-                 "pair_ids": pair_ids}
+        saved = {
+            "keys": [k for k, keep in zip(self.keys.words, mask.tolist()) if keep],
+            "terms": terms,
+            "pairs": pairs,
+            "langs": langs[mask],
+            "lengths": lengths[mask],
+            "term_sizes": term_sizes[mask],
+            "term_ids": term_ids,
+            "term_counts": term_counts[term_mask],
+            "pair_sizes": pair_sizes[mask],
+            "pair_ids": pair_ids,
+        }
         return saved, renumber
 
 
@@ -145,6 +158,7 @@ class Documents:
     """Every document, group by group (``groups``, in id order): group ``g``'s documents are
     ``starts[g]:starts[g+1]``; ``parts[d]`` = (card name, ruling text) as :class:`Texts`
     numbers; ``source[d]``: the document's number in the previous build, -1 if read anew."""
+
     groups: list[str]
     starts: np.ndarray
     parts: np.ndarray
@@ -155,8 +169,13 @@ class Documents:
         return np.repeat(np.arange(len(self.groups), dtype=np.int64), np.diff(self.starts))
 
 
-def assemble(order: list[str], texts: Texts, read, previous: Saved | None = None,
-             changed: set[str] | None = None) -> tuple[Documents, dict[int, dict]]:
+def assemble(
+    order: list[str],
+    texts: Texts,
+    read,
+    previous: Saved | None = None,
+    changed: set[str] | None = None,
+) -> tuple[Documents, dict[int, dict]]:
     """The documents of the groups ``order`` (ids, sorted): an unchanged group's (not in
     ``changed``; None: any may have changed) as ``previous`` had them, the others from
     ``read(group ids)`` -> {group id: members in the site's order}; also {document number:
@@ -177,9 +196,15 @@ def assemble(order: list[str], texts: Texts, read, previous: Saved | None = None
             size = high - low
         else:
             rows = members[group]
-            parts.append(np.array([(texts.number(m["card"], m["lang"]),
-                                    texts.number(m["text"], m["lang"])) for m in rows],
-                                  dtype=np.int64).reshape(-1, 2))
+            parts.append(
+                np.array(
+                    [
+                        (texts.number(m["card"], m["lang"]), texts.number(m["text"], m["lang"]))
+                        for m in rows
+                    ],
+                    dtype=np.int64,
+                ).reshape(-1, 2)
+            )
             source.append(np.full(len(rows), -1, dtype=np.int64))
             fresh.update(zip(range(position, position + len(rows)), rows))
             size = len(rows)
@@ -187,13 +212,18 @@ def assemble(order: list[str], texts: Texts, read, previous: Saved | None = None
         position += size
     starts = np.concatenate(([0], np.cumsum(sizes, dtype=np.int64))).astype(np.int64)
     empty = np.zeros((0, 2), dtype=np.int64)
-    return Documents(list(order), starts, np.concatenate(parts) if parts else empty,
-                     np.concatenate(source) if source else np.zeros(0, dtype=np.int64)), fresh
+    return Documents(
+        list(order),
+        starts,
+        np.concatenate(parts) if parts else empty,
+        np.concatenate(source) if source else np.zeros(0, dtype=np.int64),
+    ), fresh
 
 
 @dataclass
 class Saved:
     """A previous build's state: its texts (as :class:`Texts` takes them) and documents."""
+
     texts: dict
     groups: list[str]
     starts: np.ndarray
@@ -213,8 +243,12 @@ def save(folder: Path, texts: Texts, documents: Documents) -> None:
     saved, renumber = texts.kept(np.unique(documents.parts))
     arrays = {name: saved[name] for name in _ARRAYS}
     arrays.update({name: _joined(saved[name]) for name in _LISTS})
-    arrays.update(version=np.array([VERSION]), groups=_joined(documents.groups),
-                  starts=documents.starts, parts=renumber[documents.parts])
+    arrays.update(
+        version=np.array([VERSION]),
+        groups=_joined(documents.groups),
+        starts=documents.starts,
+        parts=renumber[documents.parts],
+    )
     with open(folder / FILE, "wb") as out:
         np.savez(out, **arrays)
 
@@ -242,6 +276,7 @@ def _joined(words: list[str]) -> np.ndarray:
 def _split(blob: np.ndarray) -> list[str]:
     text = blob.tobytes().decode("utf-8", "surrogatepass")
     return text.split(_SEP) if text else []
+
 
 def same_chunks(documents: Documents, before: int, size: int) -> np.ndarray:
     """Per chunk file: whether it holds the very documents, at the same numbers, as the

@@ -74,8 +74,20 @@ def scored(parts: np.ndarray, found: Units, texts) -> Lists:
     if not n or not len(term_ids):
         return Lists([], np.zeros(1, dtype=np.int64), *(np.zeros(0, dtype=np.int64),) * 3)
     starts = np.concatenate(([0], np.cumsum(term_sizes)[:-1]))
-    fields = [_field(parts[:, column], found, len(names), starts, term_sizes, term_ids,
-                     term_counts, lengths, boost) for column, boost in ((1, 1.0), (0, TITLE_BOOST))]
+    fields = [
+        _field(
+            parts[:, column],
+            found,
+            len(names),
+            starts,
+            term_sizes,
+            term_ids,
+            term_counts,
+            lengths,
+            boost,
+        )
+        for column, boost in ((1, 1.0), (0, TITLE_BOOST))
+    ]
     unit = np.concatenate([f[0] for f in fields])
     term = np.concatenate([f[1] for f in fields])
     weight = np.concatenate([f[2] for f in fields])
@@ -89,8 +101,17 @@ def scored(parts: np.ndarray, found: Units, texts) -> Lists:
     return _lists(names, term[order], found.first[unit[order]], group[order], value[order])
 
 
-def _field(texts_of_doc, found: Units, term_count: int, starts, sizes, term_ids, term_counts,
-           lengths, boost: float):
+def _field(
+    texts_of_doc,
+    found: Units,
+    term_count: int,
+    starts,
+    sizes,
+    term_ids,
+    term_counts,
+    lengths,
+    boost: float,
+):
     """(unit, term, BM25F weight) of one field: each unit's distinct texts in that column."""
     n, span = len(found.group), int(texts_of_doc.max()) + 1
     pairs = np.unique(found.of_doc * span + texts_of_doc)
@@ -118,8 +139,7 @@ def _lists(names: list[str], term, doc, group, value) -> Lists:
     bounds = np.searchsorted(term, np.arange(len(names) + 1))
     held = np.diff(bounds) > 0
     kept = [name for name, there in zip(names, held.tolist()) if there]
-    return Lists(kept, np.concatenate(([0], np.cumsum(np.diff(bounds)[held]))), doc, group,
-                 value)
+    return Lists(kept, np.concatenate(([0], np.cumsum(np.diff(bounds)[held]))), doc, group, value)
 
 
 def card_word(form_key: str) -> str:
@@ -169,7 +189,7 @@ def _card_words(texts, cards) -> dict[int, list[str]]:
     starts = np.concatenate(([0], np.cumsum(pair_sizes)[:-1]))
     out = {}
     for card in np.asarray(cards).tolist():
-        pairs = pair_ids[starts[card]:starts[card] + pair_sizes[card]].tolist()
+        pairs = pair_ids[starts[card] : starts[card] + pair_sizes[card]].tolist()
         forms = dict.fromkeys(texts.pairs.words[p].partition("\t")[0] for p in pairs)
         out[card] = sorted({card_word(form) for form in forms})
     return out

@@ -17,16 +17,20 @@ HOST = "127.0.0.1"
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     # Explicit charsets: the pages and index shards are UTF-8 whatever the host's locale.
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript; charset=utf-8",
-                      ".html": "text/html; charset=utf-8", ".json": "application/json"}
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript; charset=utf-8",
+        ".html": "text/html; charset=utf-8",
+        ".json": "application/json",
+    }
 
     def send_head(self):
         # The standard handler lets a NUL (%00) reach os.open, whose ValueError ends the
         # connection with a traceback; bytes that are not UTF-8 and names too long for the
         # file system are as much "not here".
-        path = urllib.parse.unquote(self.path.split("?", 1)[0].split("#", 1)[0],
-                                    errors="surrogateescape")
+        path = urllib.parse.unquote(
+            self.path.split("?", 1)[0].split("#", 1)[0], errors="surrogateescape"
+        )
         if "\x00" in path:
             self.send_error(http.HTTPStatus.BAD_REQUEST, "NUL in the path")
             return None
@@ -38,8 +42,12 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format, *args):  # noqa: A002 - the standard method's signature
         # A request line is the client's text: never raw to the terminal.
-        sys.stderr.write(printable(f"{self.address_string()} - - [{self.log_date_time_string()}] "
-                                   f"{format % args}") + "\n")
+        sys.stderr.write(
+            printable(
+                f"{self.address_string()} - - [{self.log_date_time_string()}] {format % args}"
+            )
+            + "\n"
+        )
 
 
 def server(out: Path, port: int = 8000) -> http.server.ThreadingHTTPServer:

@@ -34,13 +34,26 @@ TITLE_CHARS = 90
 @lru_cache(maxsize=1)
 def _environment() -> Environment:
     """The one template environment: templates compile once, each tree sets its language."""
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
-                      extensions=["jinja2.ext.i18n"], undefined=StrictUndefined,
-                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                      auto_reload=False)
-    env.globals.update(languages=LANGUAGES, ui_languages=UI_LANGUAGES, autonym=i18n.autonym,
-                       source_languages=SOURCE_LANGUAGES,
-                       number_on=number_on, excerpt=excerpt, anchor=anchor_of, copies=copies)
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    env.globals.update(
+        languages=LANGUAGES,
+        ui_languages=UI_LANGUAGES,
+        autonym=i18n.autonym,
+        source_languages=SOURCE_LANGUAGES,
+        number_on=number_on,
+        excerpt=excerpt,
+        anchor=anchor_of,
+        copies=copies,
+    )
     return env
 
 
@@ -50,12 +63,15 @@ def environment(ui: str) -> Environment:
     env = _environment()
     # The i18n extension adds this method at run time (Environment.extend): jinja2's stubs lack it.
     env.install_gettext_translations(  # type: ignore[attr-defined]
-        i18n.translations(ui), newstyle=True)
+        i18n.translations(ui), newstyle=True
+    )
     env.globals.update(memo.gettext_callables(i18n.translations(ui)))
     concept_label = memo.per_key(lambda concept: texts.concept_label(concept, ui))
     env.globals.update(
-        ui=ui, language_name=memo.per_key(lambda code: i18n.language_name(code, ui)),
-        date=lambda iso: i18n.date(iso, ui), number=lambda n: i18n.number(n, ui),
+        ui=ui,
+        language_name=memo.per_key(lambda code: i18n.language_name(code, ui)),
+        date=lambda iso: i18n.date(iso, ui),
+        number=lambda n: i18n.number(n, ui),
         describe_step=lambda step: describe_step(step, ui),
         describe_state=lambda state: describe_state(state, ui),
         in_reader_lang=lambda group: in_reader_lang(group, ui),
@@ -141,8 +157,10 @@ def copies(members: list[dict]) -> list[list[dict]]:
     return list(runs.values())
 
 
-_PRINTED_ON = ('<a href="{}" lang="{}">{}</a> · <time datetime="{}">{}</time> · '
-               '<span class="source">{}:{}</span>')
+_PRINTED_ON = (
+    '<a href="{}" lang="{}">{}</a> · <time datetime="{}">{}</time> · '
+    '<span class="source">{}:{}</span>'
+)
 
 
 def printed_on(member: dict, link: Links, cards: dict, ui: str) -> Markup:
@@ -150,10 +168,17 @@ def printed_on(member: dict, link: Links, cards: dict, ui: str) -> Markup:
     here, not by a template macro: the page of a ruling printed on 2,000 cards lists 10,000
     of them, and a macro cost 13 µs a line, six languages over (this costs 3)."""
     date = member["date"]
-    return Markup(_PRINTED_ON.format(
-        escape(link.card(cards[member["card_id"]])), escape(member["lang"]),
-        escape(member["card"]), escape(date), escape(i18n.date(date, ui)),
-        escape(member["source"]), escape(member["line"])))
+    return Markup(
+        _PRINTED_ON.format(
+            escape(link.card(cards[member["card_id"]])),
+            escape(member["lang"]),
+            escape(member["card"]),
+            escape(date),
+            escape(i18n.date(date, ui)),
+            escape(member["source"]),
+            escape(member["line"]),
+        )
+    )
 
 
 def printed_list(run: list[dict], link: Links, cards: dict, ui: str) -> Markup:
@@ -248,8 +273,12 @@ def _describe_step(step, ui: str) -> dict:
 
     if isinstance(step, dict):
         return example_text.describe_step(step, ui)
-    return {"event": json.dumps(step, ensure_ascii=False, sort_keys=True), "log": [],
-            "state": [], "refused": None}
+    return {
+        "event": json.dumps(step, ensure_ascii=False, sort_keys=True),
+        "log": [],
+        "state": [],
+        "refused": None,
+    }
 
 
 def describe_state(state, ui: str) -> list[str]:

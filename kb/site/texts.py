@@ -81,13 +81,28 @@ _PART = re.compile(r"%\((\w+)\)s")
 _NUMBERS = {"own", "agreed", "agree", "total", "theirs", "index", "usual_count", "used_count"}
 #: Parts quoted from a ruling's text, a glossary term or a name: data, in the finding's
 #: language unless _WITNESS or _ENGLISH says otherwise.
-_QUOTED = {"excerpt", "term", "surface", "name", "local", "preferred", "text", "said", "quote",
-           "added", "counts"}
+_QUOTED = {
+    "excerpt",
+    "term",
+    "surface",
+    "name",
+    "local",
+    "preferred",
+    "text",
+    "said",
+    "quote",
+    "added",
+    "counts",
+}
 #: Parts quoting the text a finding compares with (the ``lang`` part's).
 _WITNESS = {"said", "quote"}
 #: (check, part) quoting English words (the English left in a translation, the source's term).
-_ENGLISH = {("untranslated-fragment", "excerpt"), ("untranslated-name", "excerpt"),
-            ("english-term", "surface"), ("missing-concept", "surface")}
+_ENGLISH = {
+    ("untranslated-fragment", "excerpt"),
+    ("untranslated-name", "excerpt"),
+    ("english-term", "surface"),
+    ("missing-concept", "surface"),
+}
 #: A part holding several quotations: “a”, “b”.
 _SEVERAL = "”, “"
 _AROUND = re.compile(r"([«„“‚‘‹\"']\s?)%\((\w+)\)s(\s?[»“”‘’›\"'])")
@@ -96,22 +111,26 @@ _AROUND = re.compile(r"([«„“‚‘‹\"']\s?)%\((\w+)\)s(\s?[»“”‘’
 def _pattern(template: str) -> re.Pattern:
     pieces, last = [], 0
     for match in _PART.finditer(template):
-        pieces += [re.escape(template[last:match.start()]), f"(?P<{match.group(1)}>.+?)"]
+        pieces += [re.escape(template[last : match.start()]), f"(?P<{match.group(1)}>.+?)"]
         last = match.end()
     pieces.append(re.escape(template[last:]))
     return re.compile("".join(pieces), re.DOTALL)
 
 
 #: (pattern, singular msgid, plural msgid or None), in MESSAGES' order.
-_PATTERNS = [(_pattern(form), *(shape if isinstance(shape, tuple) else (shape, None)))
-             for shape in MESSAGES for form in (shape if isinstance(shape, tuple) else (shape,))]
+_PATTERNS = [
+    (_pattern(form), *(shape if isinstance(shape, tuple) else (shape, None)))
+    for shape in MESSAGES
+    for form in (shape if isinstance(shape, tuple) else (shape,))
+]
 
 
 def shape(message: str) -> str | None:
     """The shape of :data:`kb.site.shapes.MESSAGES` that ``message`` has (its singular msgid),
     or None."""
-    return next((singular for pattern, singular, _ in _PATTERNS if pattern.fullmatch(message)),
-                None)
+    return next(
+        (singular for pattern, singular, _ in _PATTERNS if pattern.fullmatch(message)), None
+    )
 
 
 def finding_message(finding: dict, ui: str) -> Markup:
@@ -122,16 +141,21 @@ def finding_message(finding: dict, ui: str) -> Markup:
     message = str(finding.get("message") or "")
     if finding.get("check") == "checklist":
         return Markup('<span lang="{}" translate="no">{}</span>').format(
-            _written_in(message), message)
+            _written_in(message), message
+        )
     shaped = _shape(message)
     if shaped is None:
         return Markup('<span lang="en">{}</span>').format(message)
     singular, plural, parts = shaped
     catalog = i18n.translations(ui)
-    template = (catalog.ngettext(singular, plural, int(parts["own"])) if plural
-                else catalog.gettext(singular))
-    return escape(template) % {name: _part(name, value, finding, ui, parts, template)
-                               for name, value in parts.items()}
+    template = (
+        catalog.ngettext(singular, plural, int(parts["own"]))
+        if plural
+        else catalog.gettext(singular)
+    )
+    return escape(template) % {
+        name: _part(name, value, finding, ui, parts, template) for name, value in parts.items()
+    }
 
 
 @lru_cache(maxsize=4096)
@@ -151,8 +175,9 @@ def _part(name: str, value: str, finding: dict, ui: str, parts: dict, template: 
     if name in ("lang", "language"):
         return language(_code(value), ui)
     if name == "langs":
-        return format_list([language(code, ui) for code in value.split(", ")],
-                           locale=i18n.cldr_locale(ui))
+        return format_list(
+            [language(code, ui) for code in value.split(", ")], locale=i18n.cldr_locale(ui)
+        )
     if name in ("concept", "other_concept"):
         return concept_label(value, ui)
     if name == "check":
@@ -166,11 +191,17 @@ def _part(name: str, value: str, finding: dict, ui: str, parts: dict, template: 
     if name in ("date", "want"):
         return i18n.date(value, ui)
     if name in _QUOTED:
-        lang = ("en" if (finding.get("check"), name) in _ENGLISH
-                else _code(parts["lang"]) if name in _WITNESS and "lang" in parts
-                else finding.get("lang") or ui)
-        quoted = [Markup('<span lang="{}" translate="no">{}</span>').format(lang, v)
-                  for v in value.split(_SEVERAL)]
+        lang = (
+            "en"
+            if (finding.get("check"), name) in _ENGLISH
+            else _code(parts["lang"])
+            if name in _WITNESS and "lang" in parts
+            else finding.get("lang") or ui
+        )
+        quoted = [
+            Markup('<span lang="{}" translate="no">{}</span>').format(lang, v)
+            for v in value.split(_SEVERAL)
+        ]
         return Markup(escape(_separator(template, name))).join(quoted)
     return Markup('<span translate="no">{}</span>').format(value)  # marks, places
 
@@ -187,11 +218,13 @@ def _separator(template: str, name: str) -> str:
 def _value(value: str, ui: str) -> str:
     """A number, or an ordinal that kb.checks names in English (1st, last), in ``ui``."""
     catalog = i18n.translations(ui)
-    ordinals = {"1st": catalog.pgettext("ordinal", "1st"),
-                "2nd": catalog.pgettext("ordinal", "2nd"),
-                "3rd": catalog.pgettext("ordinal", "3rd"),
-                "last": catalog.pgettext("ordinal", "last"),
-                "no number": catalog.gettext("no number")}
+    ordinals = {
+        "1st": catalog.pgettext("ordinal", "1st"),
+        "2nd": catalog.pgettext("ordinal", "2nd"),
+        "3rd": catalog.pgettext("ordinal", "3rd"),
+        "last": catalog.pgettext("ordinal", "last"),
+        "no number": catalog.gettext("no number"),
+    }
     return ordinals.get(value, value)
 
 
@@ -217,8 +250,9 @@ def _detector():
 
     from kb.corpus.languages import UI_LANGUAGES
 
-    languages = [Language.from_iso_code_639_1(getattr(IsoCode639_1, code.upper()))
-                 for code in UI_LANGUAGES]
+    languages = [
+        Language.from_iso_code_639_1(getattr(IsoCode639_1, code.upper())) for code in UI_LANGUAGES
+    ]
     return LanguageDetectorBuilder.from_languages(*languages).with_low_accuracy_mode().build()
 
 
@@ -250,7 +284,9 @@ def _concepts() -> dict[str, dict[str, list[str]]]:
 def glossary_rows(concepts: list[dict], ui: str) -> list[dict]:
     """The glossary's concepts in the order of their terms in ``ui`` (its reader reads down a
     column of their own language)."""
+
     def term(concept: dict) -> str:
         terms = concept["terms"].get(ui) or concept["terms"].get("en") or [concept["id"]]
         return terms[0].casefold()
+
     return sorted(concepts, key=lambda c: (term(c), c["id"]))

@@ -48,7 +48,7 @@ def chunks(values, size: int = 500):
     """``values`` in lists of at most ``size``: SQLite limits the parameters of one query."""
     values = list(values)
     for start in range(0, len(values), size):
-        yield values[start:start + size]
+        yield values[start : start + size]
 
 
 def open_existing(path: str | Path) -> sqlite_utils.Database:
@@ -77,21 +77,44 @@ def store_files(db: sqlite_utils.Database, files: list[ParsedFile]) -> None:
     introspection in sqlite-utils, which dominated at 100,000 rulings.
     """
     create_schema(db)
-    cards = {card_id(f.lang, f.card): {"id": card_id(f.lang, f.card), "name": f.card,
-                                       "lang": f.lang} for f in files}
+    cards = {
+        card_id(f.lang, f.card): {"id": card_id(f.lang, f.card), "name": f.card, "lang": f.lang}
+        for f in files
+    }
     with db.conn:
         db.conn.executemany("DELETE FROM rulings WHERE source = ?", [(f.path,) for f in files])
         db.table("cards").upsert_all(cards.values(), pk="id")
         db.table("sources").upsert_all(
-            ({"path": f.path, "sha256": f.sha256, "lang": f.lang, "lang_stated": f.lang_stated,
-              "lang_confidence": f.lang_confidence, "card_id": card_id(f.lang, f.card)}
-             for f in files), pk="path")
+            (
+                {
+                    "path": f.path,
+                    "sha256": f.sha256,
+                    "lang": f.lang,
+                    "lang_stated": f.lang_stated,
+                    "lang_confidence": f.lang_confidence,
+                    "card_id": card_id(f.lang, f.card),
+                }
+                for f in files
+            ),
+            pk="path",
+        )
         db.table("rulings").insert_all(
-            ({"id": f"{f.path}#{r.position}", "source": f.path, "card_id": card_id(f.lang, f.card),
-              "lang": f.lang, "date": r.date, "position": r.position, "text": r.text,
-              "line": r.line} for f in files for r in f.rulings), batch_size=500)
-
-
+            (
+                {
+                    "id": f"{f.path}#{r.position}",
+                    "source": f.path,
+                    "card_id": card_id(f.lang, f.card),
+                    "lang": f.lang,
+                    "date": r.date,
+                    "position": r.position,
+                    "text": r.text,
+                    "line": r.line,
+                }
+                for f in files
+                for r in f.rulings
+            ),
+            batch_size=500,
+        )
 
 
 def drop_derived(db: sqlite_utils.Database) -> None:
@@ -116,19 +139,25 @@ def forget_sources(db: sqlite_utils.Database, paths: list[str]) -> None:
 
 def forget_orphan_cards(db: sqlite_utils.Database) -> None:
     """Delete cards no file names any more (a file renamed its card or was removed)."""
-    orphans = [row["id"] for row in db.query(
-        "SELECT id FROM cards WHERE id NOT IN (SELECT card_id FROM sources)")]
+    orphans = [
+        row["id"]
+        for row in db.query("SELECT id FROM cards WHERE id NOT IN (SELECT card_id FROM sources)")
+    ]
     with db.conn:
         delete_with_dependents(db, "cards", "id", orphans)
 
 
-def rulings(db: sqlite_utils.Database, lang: str | None = None,
-            ids: list[str] | None = None) -> list[dict]:
+def rulings(
+    db: sqlite_utils.Database, lang: str | None = None, ids: list[str] | None = None
+) -> list[dict]:
     """All rulings (or those with these ``ids``) with their card name, in a stable order
     (language, card, position)."""
     if ids is not None:
-        found = [row for chunk in chunks(ids) for row in _rulings(
-            db, f"WHERE r.id IN ({', '.join('?' for _ in chunk)})", chunk)]
+        found = [
+            row
+            for chunk in chunks(ids)
+            for row in _rulings(db, f"WHERE r.id IN ({', '.join('?' for _ in chunk)})", chunk)
+        ]
         return sorted(found, key=lambda r: (r["lang"], r["card"], r["source"], r["position"]))
     return _rulings(db, *(("WHERE r.lang = ?", [lang]) if lang else ("", [])))
 
@@ -140,8 +169,10 @@ def _rulings(db: sqlite_utils.Database, where: str, params: list) -> list[dict]:
     """
     return [dict(row) for row in db.query(sql, params)]
 
-def delete_with_dependents(db: sqlite_utils.Database, table: str, column: str,
-                           values: list[str]) -> None:
+
+def delete_with_dependents(
+    db: sqlite_utils.Database, table: str, column: str, values: list[str]
+) -> None:
     """Delete rows of ``table`` whose ``column`` is in ``values``, and every row that refers to
     them through a declared foreign key, recursively (children first)."""
     if not values or table not in db.table_names():
@@ -154,11 +185,14 @@ def delete_with_dependents(db: sqlite_utils.Database, table: str, column: str,
                 keys = [row[0] for row in _select(db, table, fk.other_column, column, values)]
                 delete_with_dependents(db, child, fk.column, keys)
     for chunk in chunks(values):
-        db.execute(f"DELETE FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})",
-                   chunk)
+        db.execute(
+            f"DELETE FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})", chunk
+        )
 
 
 def _select(db, table: str, wanted: str, column: str, values: list[str]):
     for chunk in chunks(values):
-        yield from db.execute(f"SELECT [{wanted}] FROM [{table}] WHERE [{column}] IN "
-                              f"({', '.join('?' * len(chunk))})", chunk).fetchall()
+        yield from db.execute(
+            f"SELECT [{wanted}] FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})",
+            chunk,
+        ).fetchall()

@@ -1,4 +1,5 @@
 """The four dungeon graphs, checked against the printed cards (reference section 3)."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,28 +8,41 @@ from kb.core import dungeons
 
 EDGES = {
     "Undercity": {
-        "Secret Entrance": ("Forge", "Lost Well"), "Forge": ("Trap!", "Arena"),
-        "Lost Well": ("Arena", "Stash"), "Trap!": ("Archives",),
-        "Arena": ("Archives", "Catacombs"), "Stash": ("Catacombs",),
-        "Archives": ("Throne of the Dead Three",), "Catacombs": ("Throne of the Dead Three",),
+        "Secret Entrance": ("Forge", "Lost Well"),
+        "Forge": ("Trap!", "Arena"),
+        "Lost Well": ("Arena", "Stash"),
+        "Trap!": ("Archives",),
+        "Arena": ("Archives", "Catacombs"),
+        "Stash": ("Catacombs",),
+        "Archives": ("Throne of the Dead Three",),
+        "Catacombs": ("Throne of the Dead Three",),
         "Throne of the Dead Three": (),
     },
     "Lost Mine of Phandelver": {
-        "Cave Entrance": ("Goblin Lair", "Mine Tunnels"), "Goblin Lair": ("Storeroom", "Dark Pool"),
-        "Mine Tunnels": ("Dark Pool", "Fungi Cavern"), "Storeroom": ("Temple of Dumathoin",),
-        "Dark Pool": ("Temple of Dumathoin",), "Fungi Cavern": ("Temple of Dumathoin",),
+        "Cave Entrance": ("Goblin Lair", "Mine Tunnels"),
+        "Goblin Lair": ("Storeroom", "Dark Pool"),
+        "Mine Tunnels": ("Dark Pool", "Fungi Cavern"),
+        "Storeroom": ("Temple of Dumathoin",),
+        "Dark Pool": ("Temple of Dumathoin",),
+        "Fungi Cavern": ("Temple of Dumathoin",),
         "Temple of Dumathoin": (),
     },
     "Dungeon of the Mad Mage": {
-        "Yawning Portal": ("Dungeon Level",), "Dungeon Level": ("Goblin Bazaar", "Twisted Caverns"),
-        "Goblin Bazaar": ("Lost Level",), "Twisted Caverns": ("Lost Level",),
+        "Yawning Portal": ("Dungeon Level",),
+        "Dungeon Level": ("Goblin Bazaar", "Twisted Caverns"),
+        "Goblin Bazaar": ("Lost Level",),
+        "Twisted Caverns": ("Lost Level",),
         "Lost Level": ("Runestone Caverns", "Muiral's Graveyard"),
-        "Runestone Caverns": ("Deep Mines",), "Muiral's Graveyard": ("Deep Mines",),
-        "Deep Mines": ("Mad Wizard's Lair",), "Mad Wizard's Lair": (),
+        "Runestone Caverns": ("Deep Mines",),
+        "Muiral's Graveyard": ("Deep Mines",),
+        "Deep Mines": ("Mad Wizard's Lair",),
+        "Mad Wizard's Lair": (),
     },
     "Tomb of Annihilation": {
-        "Trapped Entry": ("Veils of Fear", "Oubliette"), "Veils of Fear": ("Sandfall Cell",),
-        "Sandfall Cell": ("Cradle of the Death God",), "Oubliette": ("Cradle of the Death God",),
+        "Trapped Entry": ("Veils of Fear", "Oubliette"),
+        "Veils of Fear": ("Sandfall Cell",),
+        "Sandfall Cell": ("Cradle of the Death God",),
+        "Oubliette": ("Cradle of the Death God",),
         "Cradle of the Death God": (),
     },
 }
@@ -58,11 +72,14 @@ def test_only_undercity_has_a_dungeon_type():
 
 
 def test_targeted_rooms():
-    targets = {(d.name, r.name): r.target for d in dungeons.DUNGEONS.values() for r in d.rooms
-               if r.target}
+    targets = {
+        (d.name, r.name): r.target for d in dungeons.DUNGEONS.values() for r in d.rooms if r.target
+    }
     assert targets == {
-        ("Undercity", "Forge"): "creature", ("Undercity", "Trap!"): "player",
-        ("Undercity", "Arena"): "creature", ("Lost Mine of Phandelver", "Storeroom"): "creature",
+        ("Undercity", "Forge"): "creature",
+        ("Undercity", "Trap!"): "player",
+        ("Undercity", "Arena"): "creature",
+        ("Lost Mine of Phandelver", "Storeroom"): "creature",
         ("Lost Mine of Phandelver", "Fungi Cavern"): "creature",
         ("Dungeon of the Mad Mage", "Twisted Caverns"): "creature",
     }

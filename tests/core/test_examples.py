@@ -1,4 +1,5 @@
 """Every shipped scenario runs green, and the example set covers every registered rule."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """The initiative where established engines go wrong, through the Game API directly."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,26 +37,40 @@ def test_a_waiting_trigger_keeps_its_controller_when_the_holder_changes():
 
 
 def test_one_steal_trigger_per_damaging_player_in_2hg():
-    g = Game(["Ann", "Abe", "Bea", "Bob"], teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
-             active="Bea", initiative="Ann", chooser=first_option)
+    g = Game(
+        ["Ann", "Abe", "Bea", "Bob"],
+        teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
+        active="Bea",
+        initiative="Ann",
+        chooser=first_option,
+    )
     g.combat_damage({"Bea": 2, "Bob": 3}, to="Ann")
     assert sorted(t.label for t in g.pending) == ["steal:Bea@Ann", "steal:Bob@Ann"]
 
 
-@pytest.mark.parametrize("order, last", [
-    (["steal:Bea@Ann", "steal:Bob@Ann"], "Bea"),
-    (["steal:Bob@Ann", "steal:Bea@Ann"], "Bob"),
-])
+@pytest.mark.parametrize(
+    "order, last",
+    [
+        (["steal:Bea@Ann", "steal:Bob@Ann"], "Bea"),
+        (["steal:Bob@Ann", "steal:Bea@Ann"], "Bob"),
+    ],
+)
 def test_the_holder_orders_the_steals_and_the_first_put_keeps_it(order, last):
-    g = Game(["Ann", "Abe", "Bea", "Bob"], teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
-             active="Bea", initiative="Ann")
+    g = Game(
+        ["Ann", "Abe", "Bea", "Bob"],
+        teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
+        active="Bea",
+        initiative="Ann",
+    )
     g.combat_damage({"Bea": 1, "Bob": 1}, to="Ann")
     chooser = ScriptedChooser([{"order_triggers": order}])
     g.resolve_all(chooser=chooser)
     assert chooser.asked[0].player == "Ann"
     assert g.initiative == last
-    assert {p: g.players[p].room for p in ("Bea", "Bob")} == {"Bea": "Secret Entrance",
-                                                              "Bob": "Secret Entrance"}
+    assert {p: g.players[p].room for p in ("Bea", "Bob")} == {
+        "Bea": "Secret Entrance",
+        "Bob": "Secret Entrance",
+    }
 
 
 def test_taking_it_again_ventures_again_without_a_second_designation():
@@ -89,14 +104,21 @@ def test_venture_into_undercity_never_asks_for_another_dungeon():
 def test_events_for_players_who_left_are_refused():
     g = game(active="Ann")
     g.concede("Cleo")
-    for call in (lambda: g.take_initiative("Cleo"), lambda: g.venture("Cleo"),
-                 lambda: g.combat_damage({"Cleo": 1}, to="Ann")):
+    for call in (
+        lambda: g.take_initiative("Cleo"),
+        lambda: g.venture("Cleo"),
+        lambda: g.combat_damage({"Cleo": 1}, to="Ann"),
+    ):
         with pytest.raises(Refused, match="player_not_in_game"):
             call()
 
 
 def test_combat_damage_from_a_teammate_is_refused():
-    g = Game(["Ann", "Abe", "Bea", "Bob"], teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
-             active="Ann", initiative="Ann")
+    g = Game(
+        ["Ann", "Abe", "Bea", "Bob"],
+        teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
+        active="Ann",
+        initiative="Ann",
+    )
     with pytest.raises(Refused, match="not_an_opponent"):
         g.combat_damage({"Abe": 1}, to="Ann")

@@ -1,4 +1,5 @@
 """The monarch (725) through the Game API: where it differs from the initiative, and 725.4's walk."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,8 +29,11 @@ def test_one_trigger_per_creature_against_one_per_player_for_the_initiative():
     g.combat_damage({"Bruno": ["Wolf", "Bear", "Ogre"]}, to="Ann")
     labels = [t.label for t in g.pending]
     assert labels.count("steal:Bruno@Ann") == 1
-    assert [t.creature for t in g.pending if t.ability == "monarch_steal"] == ["Wolf", "Bear",
-                                                                                "Ogre"]
+    assert [t.creature for t in g.pending if t.ability == "monarch_steal"] == [
+        "Wolf",
+        "Bear",
+        "Ogre",
+    ]
     assert {(t.controller, t.player) for t in g.pending} == {("Ann", "Bruno")}
 
 
@@ -61,19 +65,28 @@ def test_a_waiting_draw_keeps_its_controller_and_player_when_the_title_moves():
 
 
 def test_the_monarch_orders_its_triggers_and_the_first_put_keeps_the_title():
-    g = Game(["Ann", "Abe", "Bea", "Bob"], teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
-             active="Bea", monarch="Ann")
+    g = Game(
+        ["Ann", "Abe", "Bea", "Bob"],
+        teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
+        active="Bea",
+        monarch="Ann",
+    )
     g.players["Bea"].creatures, g.players["Bob"].creatures = ["Bear"], ["Wolf"]
     g.combat_damage({"Bea": ["Bear"], "Bob": ["Wolf"]}, to="Ann")
-    chooser = ScriptedChooser([{"order_triggers": ["monarch_steal:Wolf@Ann",
-                                                   "monarch_steal:Bear@Ann"]}])
+    chooser = ScriptedChooser(
+        [{"order_triggers": ["monarch_steal:Wolf@Ann", "monarch_steal:Bear@Ann"]}]
+    )
     g.resolve_all(chooser=chooser)
     assert chooser.asked[0].player == "Ann" and g.monarch == "Bob"
 
 
 def test_two_headed_giant_end_step_is_the_monarchs_when_the_team_is_active():
-    g = Game(["Ann", "Abe", "Bea", "Bob"], teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
-             active="Ann", monarch="Abe")
+    g = Game(
+        ["Ann", "Abe", "Bea", "Bob"],
+        teams={"A": ["Ann", "Abe"], "B": ["Bea", "Bob"]},
+        active="Ann",
+        monarch="Abe",
+    )
     g.begin_end_step()
     assert [t.label for t in g.pending] == ["monarch_draw:Abe@Abe"]
     g.resolve_all()
@@ -106,8 +119,12 @@ def test_a_player_who_cant_become_the_monarch_never_does_by_combat():
     g.combat_damage({"Bruno": ["Wolf"]}, to="Ann")
     g.resolve_all()
     assert g.monarch == "Ann"
-    assert g.log[-1] == {"kind": "cannot_become_monarch", "player": "Bruno", "monarch": "Ann",
-                         "rule": "101.2"}
+    assert g.log[-1] == {
+        "kind": "cannot_become_monarch",
+        "player": "Bruno",
+        "monarch": "Ann",
+        "rule": "101.2",
+    }
 
 
 def test_events_for_players_who_left_are_refused_and_change_nothing():
@@ -137,8 +154,7 @@ def test_after_any_departures_the_monarch_is_someone_who_can_be_it(n, data):
     holder = data.draw(st.sampled_from(names))
     active = data.draw(st.sampled_from(names))
     cant = data.draw(st.lists(st.sampled_from([p for p in names if p != holder]), unique=True))
-    g = Game(names, active=active, monarch=holder, cant_become_monarch=cant,
-             chooser=first_option)
+    g = Game(names, active=active, monarch=holder, cant_become_monarch=cant, chooser=first_option)
     for leaver in data.draw(st.permutations(names))[: n - 1]:
         if g.game_over:
             break

@@ -1,4 +1,5 @@
 """Leaving the game with 3 to 6 players: the initiative never goes to someone gone or going."""
+
 from __future__ import annotations
 
 import pytest

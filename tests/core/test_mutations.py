@@ -6,12 +6,13 @@ version (often the very mistake an established engine makes). With the mutant
 in place, at least one example listing the rule must fail; the targeted tests
 at the end name the examples that must catch each known engine mistake.
 """
+
 from __future__ import annotations
 
 import importlib
 
 import pytest
-from conftest import failing_ids
+from core_helpers import failing_ids
 
 from kb.core import (
     dungeons,
@@ -62,9 +63,13 @@ def _advance_first_arrow(game, player):
 def _complete_only_on_the_stack(game):
     # The engine bug: only abilities already on the stack hold the dungeon.
     on_stack = {a.dungeon_id for a in game.stack if a.ability == "room"}
-    return [n for n in turns.in_game(game)
-            if (p := game.players[n]).dungeon and p.room == dungeons.get(p.dungeon).bottommost
-            and p.dungeon_id not in on_stack]
+    return [
+        n
+        for n in turns.in_game(game)
+        if (p := game.players[n]).dungeon
+        and p.room == dungeons.get(p.dungeon).bottommost
+        and p.dungeon_id not in on_stack
+    ]
 
 
 def _complete_without_record(game, player, rule):
@@ -205,6 +210,8 @@ def _for_current_monarch(game, ability):
     if ability.ability == "monarch_draw" and game.monarch is not None:
         ability.player = game.monarch
     return ability
+
+
 SCENARIOS = scenario.load_dir()
 
 
@@ -229,49 +236,111 @@ def test_breaking_the_rule_fails_its_examples(number, monkeypatch):
 
 # The mistakes of established engines (issue 3), each caught by named examples.
 KNOWN_WRONG = [
-    ("initiative.pass_on_leave", _noop,
-     {"initiative-holder-concedes-active-player-takes", "initiative-active-holder-concedes",
-      "initiative-holder-then-active-player-concede", "leaver-abilities-cease-to-exist"}),
-    ("initiative.recipient_on_leave", _recipient_ignores_leavers,
-     {"initiative-holder-concedes-active-player-takes", "initiative-active-holder-concedes",
-      "initiative-holder-then-active-player-concede"}),
-    ("initiative.trigger", lambda game, ability, player: game.new_trigger(
-        ability, controller=next(e["player"] for e in game.log + [{"kind": "takes_initiative",
-                                                                    "player": game.initiative}]
-                                 if e["kind"] == "takes_initiative"), player=player),
-     {"initiative-controller-is-holder-at-trigger-time"}),
-    ("initiative.steal_triggers", lambda game, dealers, to: (
-        initiative.trigger(game, "steal", list(dealers)[-1]) if to == game.initiative else None),
-     {"initiative-2hg-both-teammates-deal-damage"}),
-    ("sba.dungeons_to_complete", _complete_only_on_the_stack,
-     {"dungeon-sba-waits-for-last-room-ability"}),
-    ("dungeons.appropriate", _appropriate_any,
-     {"venture-plain-cannot-start-undercity", "venture-plain-from-undercity-last-room"}),
+    (
+        "initiative.pass_on_leave",
+        _noop,
+        {
+            "initiative-holder-concedes-active-player-takes",
+            "initiative-active-holder-concedes",
+            "initiative-holder-then-active-player-concede",
+            "leaver-abilities-cease-to-exist",
+        },
+    ),
+    (
+        "initiative.recipient_on_leave",
+        _recipient_ignores_leavers,
+        {
+            "initiative-holder-concedes-active-player-takes",
+            "initiative-active-holder-concedes",
+            "initiative-holder-then-active-player-concede",
+        },
+    ),
+    (
+        "initiative.trigger",
+        lambda game, ability, player: game.new_trigger(
+            ability,
+            controller=next(
+                e["player"]
+                for e in game.log + [{"kind": "takes_initiative", "player": game.initiative}]
+                if e["kind"] == "takes_initiative"
+            ),
+            player=player,
+        ),
+        {"initiative-controller-is-holder-at-trigger-time"},
+    ),
+    (
+        "initiative.steal_triggers",
+        lambda game, dealers, to: (
+            initiative.trigger(game, "steal", list(dealers)[-1]) if to == game.initiative else None
+        ),
+        {"initiative-2hg-both-teammates-deal-damage"},
+    ),
+    (
+        "sba.dungeons_to_complete",
+        _complete_only_on_the_stack,
+        {"dungeon-sba-waits-for-last-room-ability"},
+    ),
+    (
+        "dungeons.appropriate",
+        _appropriate_any,
+        {"venture-plain-cannot-start-undercity", "venture-plain-from-undercity-last-room"},
+    ),
     # The monarch's mistakes: each is the initiative's rule where the monarch's differs, or a
     # piece of 725 left out.
-    ("monarch.steal_triggers", _monarch_steal_per_player,
-     {"monarch-one-trigger-per-creature", "monarch-2hg-three-creatures-two-attackers"}),
-    ("monarch.trigger", lambda game, ability, player, **fields: game.new_trigger(
-        ability, controller=player, player=player, **fields),
-     {"monarch-one-trigger-per-creature", "monarch-2hg-three-creatures-two-attackers"}),
-    ("monarch.recipient_on_leave", _monarch_recipient_ignores_who_can,
-     {"monarch-next-player-who-can-become-it", "monarch-active-player-cant-become-it",
-      "monarch-nobody-can-become-it"}),
-    ("monarch.pass_on_leave", _noop,
-     {"monarch-leaves-active-player-becomes-it", "monarch-active-monarch-leaves",
-      "monarch-dies-to-combat-damage", "monarch-draws-from-empty-library"}),
-    ("monarch.end_step_trigger", _noop,
-     {"monarch-end-step-draw", "monarch-draw-after-losing-the-title"}),
-    ("monarch.resolve", lambda game, ability: ORIGINAL_RESOLVE(game, _for_current_monarch(
-        game, ability)), {"monarch-draw-after-losing-the-title"}),
-    ("monarch.can_become", lambda game, player: True,
-     {"monarch-only-one", "monarch-next-player-who-can-become-it",
-      "monarch-nobody-can-become-it"}),
+    (
+        "monarch.steal_triggers",
+        _monarch_steal_per_player,
+        {"monarch-one-trigger-per-creature", "monarch-2hg-three-creatures-two-attackers"},
+    ),
+    (
+        "monarch.trigger",
+        lambda game, ability, player, **fields: game.new_trigger(
+            ability, controller=player, player=player, **fields
+        ),
+        {"monarch-one-trigger-per-creature", "monarch-2hg-three-creatures-two-attackers"},
+    ),
+    (
+        "monarch.recipient_on_leave",
+        _monarch_recipient_ignores_who_can,
+        {
+            "monarch-next-player-who-can-become-it",
+            "monarch-active-player-cant-become-it",
+            "monarch-nobody-can-become-it",
+        },
+    ),
+    (
+        "monarch.pass_on_leave",
+        _noop,
+        {
+            "monarch-leaves-active-player-becomes-it",
+            "monarch-active-monarch-leaves",
+            "monarch-dies-to-combat-damage",
+            "monarch-draws-from-empty-library",
+        },
+    ),
+    (
+        "monarch.end_step_trigger",
+        _noop,
+        {"monarch-end-step-draw", "monarch-draw-after-losing-the-title"},
+    ),
+    (
+        "monarch.resolve",
+        lambda game, ability: ORIGINAL_RESOLVE(game, _for_current_monarch(game, ability)),
+        {"monarch-draw-after-losing-the-title"},
+    ),
+    (
+        "monarch.can_become",
+        lambda game, player: True,
+        {
+            "monarch-only-one",
+            "monarch-next-player-who-can-become-it",
+            "monarch-nobody-can-become-it",
+        },
+    ),
 ]
 
 
-@pytest.mark.parametrize("key, mutant, must_fail", KNOWN_WRONG,
-                         ids=[k for k, _, _ in KNOWN_WRONG])
+@pytest.mark.parametrize("key, mutant, must_fail", KNOWN_WRONG, ids=[k for k, _, _ in KNOWN_WRONG])
 def test_known_engine_mistakes_are_caught(key, mutant, must_fail, monkeypatch):
     owner, attr = _target(key)
     monkeypatch.setattr(owner, attr, mutant)

@@ -1,8 +1,9 @@
 """Whole traversals of each dungeon along every path, through the public Game API."""
+
 from __future__ import annotations
 
 import pytest
-from conftest import PlanChooser
+from core_helpers import PlanChooser
 
 from kb.core import Game, dungeons
 

@@ -33,7 +33,8 @@ def hostile_site(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("hostile")
     shutil.copytree(CORPUS, base / "rulings")
     (base / "rulings" / "fr-hostile.txt").write_text(
-        f"{HOSTILE_CARD}\n\n10/06/2022\n\n{HOSTILE_TEXT}\n", encoding="utf-8")
+        f"{HOSTILE_CARD}\n\n10/06/2022\n\n{HOSTILE_TEXT}\n", encoding="utf-8"
+    )
     return build_site(base / "rulings", base / "_build")
 
 
@@ -51,8 +52,13 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,1100"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1100",
+    ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)

@@ -58,11 +58,16 @@ class Judge:
         self.names = sorted(kept_names(site), key=len, reverse=True)
         db = sqlite3.connect(site.parent / "rulings.db")
         try:
-            self.corpus = "\n".join(" ".join(text.split())
-                                    for (text,) in db.execute("SELECT text FROM rulings"))
+            self.corpus = "\n".join(
+                " ".join(text.split()) for (text,) in db.execute("SELECT text FROM rulings")
+            )
             # A team checklist's messages are the team's own words, shown as written.
-            self.team = {" ".join(message.split()) for (message,) in db.execute(
-                "SELECT message FROM findings WHERE \"check\" = 'checklist'")}
+            self.team = {
+                " ".join(message.split())
+                for (message,) in db.execute(
+                    "SELECT message FROM findings WHERE \"check\" = 'checklist'"
+                )
+            }
         finally:
             db.close()
         self.autonyms = {i18n.autonym(code) for code in ("en", *LANGUAGES)}
@@ -80,15 +85,18 @@ class Judge:
         language's own name, or nothing but marks."""
         flat = " ".join(text.split())
         quoted = flat.removesuffix("…")
-        return (not self.residue(flat) or flat in self.autonyms or flat in self.team
-                or (" " in quoted and quoted in self.corpus))  # a word alone may be anyone's
+        return (
+            not self.residue(flat)
+            or flat in self.autonyms
+            or flat in self.team
+            or (" " in quoted and quoted in self.corpus)
+        )  # a word alone may be anyone's
 
     def quoted_word(self, text: str) -> bool:
         """Whether ``text`` is one word of the corpus (a finding quoting the word at fault),
         for text marked as data."""
         flat = " ".join(text.split())
-        return " " not in flat and bool(re.search(rf"(?<!\w){re.escape(flat)}(?!\w)",
-                                                  self.corpus))
+        return " " not in flat and bool(re.search(rf"(?<!\w){re.escape(flat)}(?!\w)", self.corpus))
 
     def judge(self, site: Path, trees=LANGUAGES, inside: str | None = None) -> list[Found]:
         """The English texts of the pages of ``trees`` (only those in elements with the
@@ -138,8 +146,11 @@ def texts(page: Path, tree: str, inside: str | None = None) -> list[tuple[str, b
                 if element.get(name):
                     out.append((lang, keep, element.get(name)))
             if element.get("id") == "search-results":  # the words search.js shows
-                out.extend((lang, keep, value) for name, value in element.attrib.items()
-                           if name.startswith("data-") and " " in value)
+                out.extend(
+                    (lang, keep, value)
+                    for name, value in element.attrib.items()
+                    if name.startswith("data-") and " " in value
+                )
             if element.text and element.text.strip():
                 out.append((lang, keep, element.text))
         for child in element:
@@ -162,8 +173,7 @@ def english_msgids(lang: str) -> set[str]:
         with path.open("rb") as handle:
             for message in read_po(handle, locale=lang):
                 ids = message.id if isinstance(message.id, tuple) else (message.id,)
-                strings = (message.string if isinstance(message.string, tuple)
-                           else (message.string,))
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
                 out.update(i for i in ids if i and i not in strings and "%" not in i)
     return out
 
@@ -203,11 +213,17 @@ def foreign_ruling_titles(site: Path) -> list[tuple[str, str]]:
             continue
         doc = html5lib.parse(page.read_bytes(), namespaceHTMLElements=False)
         for link in doc.iter("a"):
-            if ("ruling/" in (link.get("href") or "") and link.get("lang", "en") != "en"
-                    and not link.get("hreflang")):  # the language switcher names languages
+            if (
+                "ruling/" in (link.get("href") or "")
+                and link.get("lang", "en") != "en"
+                and not link.get("hreflang")
+            ):  # the language switcher names languages
                 out.append((key, "".join(link.itertext())))
         if key.startswith("ruling/"):
             for heading in doc.iter("h1"):
-                out += [(key, "".join(span.itertext())) for span in heading.iter("span")
-                        if span.get("lang", "en") != "en"]
+                out += [
+                    (key, "".join(span.itertext()))
+                    for span in heading.iter("span")
+                    if span.get("lang", "en") != "en"
+                ]
     return out

@@ -23,14 +23,21 @@ ENGLISH = ROOT / "tests" / "data" / "english" / "en-avenging-hunter.txt"
 WITH_SOURCE = (0, 2, 4, 6, 8)
 
 DE, ES, FR = "de-unterkellersaeuberung.txt", "es-vidente-del-pasaje.txt", "fr-chasseur-vengeur.txt"
-IT, RU, EN = "it-cacciatore-vendicatore.txt", "ru-issledovatel-podzemya.txt", "en-avenging-hunter.txt"
+IT, RU, EN = (
+    "it-cacciatore-vendicatore.txt",
+    "ru-issledovatel-podzemya.txt",
+    "en-avenging-hunter.txt",
+)
 
 #: (file, words, the words after the mistake), applied in order, each once.
 EDITS: list[tuple[str, str, str]] = [
     # Group 1 (with its source): a sentence dropped at the start, a negation dropped, two
     # sentences made one, the date's day and month swapped, a name kept in English translated.
-    (DE, "Ein Spieler, der momentan die Initiative hat, kann die Initiative erneut ergreifen. ",
-     ""),
+    (
+        DE,
+        "Ein Spieler, der momentan die Initiative hat, kann die Initiative erneut ergreifen. ",
+        "",
+    ),
     (ES, "pero no hace que tenga", "pero hace que tenga"),
     (FR, "peut la prendre à nouveau. Cela l’amène", "peut la prendre à nouveau, et cela l’amène"),
     (RU, "10/06/2022\n\nИгрок, который уже имеет", "06/10/2022\n\nИгрок, который уже имеет"),
@@ -38,17 +45,30 @@ EDITS: list[tuple[str, str, str]] = [
     # Group 2 (translations only): a sentence dropped at the end, a negation added, a date
     # typed wrong, a number added, a name the others keep left out, an English glossary term
     # no other translation has.
-    (ES, " Si el jugador activo está dejando el juego o si no hay un jugador activo, el "
-         "siguiente jugador en el orden de turnos toma la iniciativa.", ""),
-    (DE, "ergreift der aktive Spieler gleichzeitig", "ergreift der aktive Spieler nicht "
-     "gleichzeitig"),
+    (
+        ES,
+        " Si el jugador activo está dejando el juego o si no hay un jugador activo, el "
+        "siguiente jugador en el orden de turnos toma la iniciativa.",
+        "",
+    ),
+    (
+        DE,
+        "ergreift der aktive Spieler gleichzeitig",
+        "ergreift der aktive Spieler nicht gleichzeitig",
+    ),
     (IT, "10/06/2022\n\nSe il giocatore che ha", "11/06/2022\n\nSe il giocatore che ha"),
-    (RU, "Если игрок с инициативой покидает игру, активный", "Если игрок с инициативой "
-     "покидает игру в 2 часа, активный"),
+    (
+        RU,
+        "Если игрок с инициативой покидает игру, активный",
+        "Если игрок с инициативой покидает игру в 2 часа, активный",
+    ),
     (DE, "das Spiel verlässt, ergreift", "das Spiel in Zendikar verlässt, ergreift"),
     (FR, "quitte la partie, le joueur actif", "quitte la partie à Zendikar, le joueur actif"),
-    (IT, "lascia la partita, il giocatore attivo", "lascia la partita a Zendikar durante il "
-     "suo upkeep, il giocatore attivo"),
+    (
+        IT,
+        "lascia la partita, il giocatore attivo",
+        "lascia la partita a Zendikar durante il suo upkeep, il giocatore attivo",
+    ),
     (RU, "в 2 часа, активный", "в 2 часа в Zendikar, активный"),
     # Group 3 (with its source): a synonym of the glossary's term, a sentence split, a name
     # kept in English left out, the first room's ordinal dropped, a date before the source's,
@@ -58,32 +78,50 @@ EDITS: list[tuple[str, str, str]] = [
     (ES, "pondrás Undercity en la zona de mando", "pondrás la mazmorra en la zona de mando"),
     (RU, "(первую комнату)", "(комнату)"),
     (RU, "10/06/2022\n\nЕсли вы не находитесь", "09/06/2022\n\nЕсли вы не находитесь"),
-    (FR, "vous mettez Undercity dans la zone de commandement", "vous mettez Undercity dans la "
-     "pile"),
+    (
+        FR,
+        "vous mettez Undercity dans la zone de commandement",
+        "vous mettez Undercity dans la pile",
+    ),
     # Group 4 (translations only): a condition cut out (and with it "last"), an ordinal
     # replaced, a sentence split, another name for Undercity, an English phrase, a space
     # before a colon and Undercity translated.
     (FR, "Si vous êtes déjà dans la dernière salle, vous terminez", "Vous terminez"),
     (RU, "последней комнате", "первой комнате"),
-    (ES, "completarás esa mazmorra y empezarás Undercity.", "completarás esa mazmorra. "
-     "Empezarás Undercity."),
-    (IT, "sia che tu ti trovi già in Undercity sia", "sia che tu ti trovi già in Tomb of "
-     "Annihilation sia"),
+    (
+        ES,
+        "completarás esa mazmorra y empezarás Undercity.",
+        "completarás esa mazmorra. Empezarás Undercity.",
+    ),
+    (
+        IT,
+        "sia che tu ti trovi già in Undercity sia",
+        "sia che tu ti trovi già in Tomb of Annihilation sia",
+    ),
     (RU, "в следующую комнату этого подземелья", "в следующую комнату (the dungeon you are in)"),
-    (DE, "Dies gilt unabhängig davon, ob du dich bereits in Undercity", "Dies gilt unabhängig "
-     "davon : ob du dich bereits in Unterstadt"),
+    (
+        DE,
+        "Dies gilt unabhängig davon, ob du dich bereits in Undercity",
+        "Dies gilt unabhängig davon : ob du dich bereits in Unterstadt",
+    ),
     # Group 5 (with its source): a condition cut out, a forbidden term, a number replaced, a
     # number said once more.
-    (IT, "In una partita Two-Headed Giant, se entrambi i giocatori di una squadra infliggono "
-         "danno da combattimento al giocatore che ha l'iniziativa nello stesso momento, il "
-         "giocatore", "In una partita Two-Headed Giant, entrambi i giocatori di una squadra "
-                     "infliggono danno da combattimento al giocatore che ha l'iniziativa "
-                     "nello stesso momento e il giocatore"),
-    (FR, "infligent des blessures de combat au joueur", "infligent des dégâts de combat au "
-     "joueur"),
+    (
+        IT,
+        "In una partita Two-Headed Giant, se entrambi i giocatori di una squadra infliggono "
+        "danno da combattimento al giocatore che ha l'iniziativa nello stesso momento, il "
+        "giocatore",
+        "In una partita Two-Headed Giant, entrambi i giocatori di una squadra "
+        "infliggono danno da combattimento al giocatore che ha l'iniziativa "
+        "nello stesso momento e il giocatore",
+    ),
+    (FR, "infligent des blessures de combat au joueur", "infligent des dégâts de combat au joueur"),
     (ES, "si ambos jugadores de un equipo", "si tres jugadores de un equipo"),
-    (RU, "то же самое делает другой член команды", "то же самое два раза делает другой член "
-     "команды"),
+    (
+        RU,
+        "то же самое делает другой член команды",
+        "то же самое два раза делает другой член команды",
+    ),
     # Group 6 (translations only): two sentences made one,
     # a straight apostrophe, a question mark without its opening one, the locale's quotation
     # marks where the rest of the Spanish corpus uses others.
@@ -93,10 +131,17 @@ EDITS: list[tuple[str, str, str]] = [
     (ES, "deja de tenerla.", "deja de «tenerla»."),
     # Group 7 (with its source): a sentence added, a misspelt name, another name, a later
     # date.
-    (FR, "un donjon qui n’est pas Undercity.", "un donjon qui n’est pas Undercity. Cette "
-     "précision vaut aussi pour les parties à plusieurs équipes."),
-    (IT, "non puoi iniziare un dungeon diverso da Undercity", "non puoi iniziare un dungeon "
-     "diverso da Undercty"),
+    (
+        FR,
+        "un donjon qui n’est pas Undercity.",
+        "un donjon qui n’est pas Undercity. Cette "
+        "précision vaut aussi pour les parties à plusieurs équipes.",
+    ),
+    (
+        IT,
+        "non puoi iniziare un dungeon diverso da Undercity",
+        "non puoi iniziare un dungeon diverso da Undercty",
+    ),
     (ES, "una mazmorra que no sea Undercity.", "una mazmorra que no sea Tomb of Annihilation."),
     (RU, "10/06/2022\n\nАналогично", "20/06/2022\n\nАналогично"),
     # Group 8 (translations only): a number dropped, straight quotes, a number word added,
@@ -104,28 +149,37 @@ EDITS: list[tuple[str, str, str]] = [
     # concept's term, the date's day and month swapped, a name kept in English left out, a
     # sentence dropped at the start.
     (FR, "L’initiative implique deux règles.", "L’initiative implique des règles."),
-    (DE, "„die Initiative hat“", "\"die Initiative hat\""),
+    (DE, "„die Initiative hat“", '"die Initiative hat"'),
     (DE, "Außerdem beziehen sich manche Fähigkeiten", "Außerdem beziehen sich drei Fähigkeiten"),
     (IT, "“ha l'iniziativa.”", "‹ha l'iniziativa›."),
     (FR, "« a l’initiative »", "«a l’initiative»"),
     (FR, "Premièrement, à chaque fois", "Premièrement: à chaque fois"),
-    (DE, "zu Beginn des Versorgungssegments des Spielers", "zu Beginn des Endsegments des "
-     "Spielers"),
+    (
+        DE,
+        "zu Beginn des Versorgungssegments des Spielers",
+        "zu Beginn des Endsegments des Spielers",
+    ),
     (ES, "10/06/2022\n\nLa iniciativa es una", "06/10/2022\n\nLa iniciativa es una"),
     (ES, "“tiene la iniciativa”", "«tiene la iniciativa»"),
     (IT, "L'iniziativa è una designazione che un giocatore può avere. ", ""),
-    (IT, "quel giocatore si avventura in Undercity", "quel giocatore si avventura nel "
-     "sotterraneo"),
+    (IT, "quel giocatore si avventura in Undercity", "quel giocatore si avventura nel sotterraneo"),
     # Group 9 (with its source): a sentence dropped at the end, a text copied from French, a
     # negation added.
-    (ES, " Una vez que se indica a un jugador que haga esto, tiene la iniciativa hasta que "
-         "otro jugador tome la iniciativa.", ""),
-    (IT, "Non c'è iniziativa in una partita finché un effetto non richiede a un giocatore di "
-         "prendere l'iniziativa. Una volta che a un giocatore viene richiesto di farlo, quel "
-         "giocatore ha l'iniziativa finché un altro giocatore non la prende.",
-     "Il n’y a pas d’initiative dans une partie tant qu’un effet n’instruit pas un joueur de "
-     "prendre l’initiative. Une fois qu’un joueur reçoit cette instruction, il a l’initiative "
-     "jusqu’à ce qu’un autre joueur la prenne."),
+    (
+        ES,
+        " Una vez que se indica a un jugador que haga esto, tiene la iniciativa hasta que "
+        "otro jugador tome la iniciativa.",
+        "",
+    ),
+    (
+        IT,
+        "Non c'è iniziativa in una partita finché un effetto non richiede a un giocatore di "
+        "prendere l'iniziativa. Una volta che a un giocatore viene richiesto di farlo, quel "
+        "giocatore ha l'iniziativa finché un altro giocatore non la prende.",
+        "Il n’y a pas d’initiative dans une partie tant qu’un effet n’instruit pas un joueur de "
+        "prendre l’initiative. Une fois qu’un joueur reçoit cette instruction, il a l’initiative "
+        "jusqu’à ce qu’un autre joueur la prenne.",
+    ),
     (DE, "hat er die Initiative, bis", "hat er nicht die Initiative, bis"),
     # Group 10 (translations only): a negation dropped, an English word, a misspelt term, an
     # English name, Undercity left out once and the inner quotation marks at the top level, French quotation marks with a breaking space and without one, a sentence
@@ -137,10 +191,12 @@ EDITS: list[tuple[str, str, str]] = [
     (RU, "в начале вашего шага поддержки", "в начале вашего шага поддержки в Lost Caverns"),
     (RU, "(а не отправиться в Undercity)", "(а не „отправиться туда“)"),
     (FR, "(et non dans Undercity)", "(et non dans «Undercity\u202f» ni dans « Undercity »)"),
-    (ES, "a menos que se te indique que lo hagas,", "a menos que se te indique «que lo "
-     "hagas,»"),
-    (FR, "vous ne pouvez pas commencer Undercity.", "vous ne pouvez pas commencer Undercity. "
-     "Cela vaut aussi pour la partie suivante."),
+    (ES, "a menos que se te indique que lo hagas,", "a menos que se te indique «que lo hagas,»"),
+    (
+        FR,
+        "vous ne pouvez pas commencer Undercity.",
+        "vous ne pouvez pas commencer Undercity. Cela vaut aussi pour la partie suivante.",
+    ),
     (ES, "(no que te adentres en Undercity)", "(no que te adentres en “Undercity”)"),
 ]
 
@@ -151,10 +207,14 @@ DELETED = [(IT, "Non puoi avventurarti in Undercity a meno")]
 #: leaves out a name and a number the source has: nothing else to compare with), one in every
 #: language where Russian leaves out a name, and one entered twice for its card.
 ADDED: dict[str, list[str]] = {
-    EN: ["On Zendikar, three dungeons wait below the city.",
-         "The Zendikar decks print the initiative on every card of the team."],
-    FR: ["Des donjons attendent sous la ville.",
-         "Les decks Zendikar impriment l’initiative sur chaque carte de l’équipe."],
+    EN: [
+        "On Zendikar, three dungeons wait below the city.",
+        "The Zendikar decks print the initiative on every card of the team.",
+    ],
+    FR: [
+        "Des donjons attendent sous la ville.",
+        "Les decks Zendikar impriment l’initiative sur chaque carte de l’équipe.",
+    ],
     DE: ["Die Zendikar-Decks drucken die Initiative auf jede Karte des Teams."],
     ES: ["Los mazos de Zendikar imprimen la iniciativa en cada carta del equipo."],
     IT: ["I mazzi Zendikar stampano l'iniziativa su ogni carta della squadra."],
@@ -186,7 +246,7 @@ def write_corpus(folder: Path) -> Path:
     """The corpus above in ``folder`` (created), returned."""
     shutil.copytree(SEEDS, folder)
     blocks = ENGLISH.read_text(encoding="utf-8").strip().split("\n\n")
-    pairs = [blocks[i:i + 2] for i in range(1, len(blocks), 2)]
+    pairs = [blocks[i : i + 2] for i in range(1, len(blocks), 2)]
     english = [blocks[0]] + [part for i in WITH_SOURCE for part in pairs[i]]
     (folder / EN).write_text("\n\n".join(english) + "\n", encoding="utf-8")
     for name, first in DELETED:
@@ -207,7 +267,7 @@ def write_corpus(folder: Path) -> Path:
         text = (folder / name).read_text(encoding="utf-8")
         start = text.index(first)
         end = text.find("\n\n", start)
-        added.setdefault(name, []).append(text[start:end if end >= 0 else None].strip())
+        added.setdefault(name, []).append(text[start : end if end >= 0 else None].strip())
     for name, rulings in added.items():
         path = folder / name
         date = DATES.get(name, "10/06/2022")

@@ -14,8 +14,10 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 # A ruling whose text holds markup and a card name with an event handler: both must show as text.
 HOSTILE_CARD = 'Chasseur <img src=x onerror="window.__pwned=1">'
-HOSTILE_TEXT = ("Un joueur qui a l’initiative peut la prendre à nouveau <script>window.__pwned=2"
-                "</script> et cela le fait s’aventurer dans Undercity <b>sans</b> désignation.")
+HOSTILE_TEXT = (
+    "Un joueur qui a l’initiative peut la prendre à nouveau <script>window.__pwned=2"
+    "</script> et cela le fait s’aventurer dans Undercity <b>sans</b> désignation."
+)
 
 
 def build_site(corpus: Path, out: Path) -> Path:

@@ -39,8 +39,10 @@ def search(driver, page_url: str, query: str):
     box = driver.find_element(By.CSS_SELECTOR, "input[type=search]")
     box.clear()
     box.send_keys(query, Keys.ENTER)
-    wait_for(driver, lambda d: d.find_element(By.ID, "search-results")
-             .get_attribute("data-state") == "done")
+    wait_for(
+        driver,
+        lambda d: d.find_element(By.ID, "search-results").get_attribute("data-state") == "done",
+    )
     return driver.find_elements(By.CSS_SELECTOR, "#search-results a")
 
 
@@ -98,11 +100,14 @@ def test_typing_shows_results_as_you_type(browser, seed_site):
 
     browser.get((seed_site / "fr" / "glossary.html").as_uri())
     browser.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys("initiat")
-    wait_for(browser, lambda d: d.find_element(By.ID, "search-results")
-             .get_attribute("data-state") == "done")
+    wait_for(
+        browser,
+        lambda d: d.find_element(By.ID, "search-results").get_attribute("data-state") == "done",
+    )
     results = browser.find_elements(By.CSS_SELECTOR, "#search-results a")
-    assert results and all(r.get_attribute("href").startswith((seed_site / "fr").as_uri())
-                           for r in results)
+    assert results and all(
+        r.get_attribute("href").startswith((seed_site / "fr").as_uri()) for r in results
+    )
 
 
 def test_hostile_texts_show_as_text_and_run_nothing(browser, hostile_site):

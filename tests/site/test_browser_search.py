@@ -27,9 +27,11 @@ def site(tmp_path_factory) -> Path:
 def page_of(site: Path, lang: str, position: int) -> str:
     """The page (file name) of the group of the ``position``-th ruling of ``lang``'s seed."""
     with sqlite3.connect(site.parent / "rulings.db") as db:
-        group = db.execute("SELECT m.group_id FROM rulings r JOIN memberships m "
-                           "ON m.ruling_id = r.id WHERE r.lang = ? AND r.position = ?",
-                           (lang, position)).fetchone()[0]
+        group = db.execute(
+            "SELECT m.group_id FROM rulings r JOIN memberships m "
+            "ON m.ruling_id = r.id WHERE r.lang = ? AND r.position = ?",
+            (lang, position),
+        ).fetchone()[0]
     return f"{slug(group)}.html"
 
 
@@ -37,8 +39,9 @@ def wait_done(driver):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "search-results")
-                                    .get_attribute("data-state") == "done")
+    WebDriverWait(driver, 15).until(
+        lambda d: d.find_element(By.ID, "search-results").get_attribute("data-state") == "done"
+    )
 
 
 def search(driver, url: str, query: str, enter: bool = True):
@@ -89,8 +92,10 @@ def test_meaningless_input_finds_nothing(browser, site):
 def shown_langs(driver) -> list[str]:
     from selenium.webdriver.common.by import By
 
-    return [s.get_attribute("lang") for s in
-            driver.find_elements(By.CSS_SELECTOR, "#search-results a .result-text")]
+    return [
+        s.get_attribute("lang")
+        for s in driver.find_elements(By.CSS_SELECTOR, "#search-results a .result-text")
+    ]
 
 
 def test_results_show_the_readers_language(browser, site):
@@ -247,16 +252,20 @@ def test_no_result_is_lost_to_a_list_cut(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     # BM25: a word weighs less in the longer ruling, which holds both and so scores more.
-    docs = ([{"lang": "fr", "card": f"Carte {n}", "text": "Le donjon brûle."} for n in range(120)]
-            + [{"lang": "fr", "card": f"Carte {n}b", "text": "La salle brûle."} for n in range(120)]
-            + [{"lang": "fr", "card": "Cible", "text": "Le donjon et sa salle brûlent vite."}])
-    figures = search_index.build(docs, [f"ruling/{n}.html" for n in range(len(docs))],
-                                 tmp_path / "search")
+    docs = (
+        [{"lang": "fr", "card": f"Carte {n}", "text": "Le donjon brûle."} for n in range(120)]
+        + [{"lang": "fr", "card": f"Carte {n}b", "text": "La salle brûle."} for n in range(120)]
+        + [{"lang": "fr", "card": "Cible", "text": "Le donjon et sa salle brûlent vite."}]
+    )
+    figures = search_index.build(
+        docs, [f"ruling/{n}.html" for n in range(len(docs))], tmp_path / "search"
+    )
     assert figures["pages"] >= 2
     (tmp_path / "static").mkdir()
     for name in ("search.js", "search-engine.js"):
         (tmp_path / "static" / name).write_bytes(
-            (Path(search_index.__file__).parents[2] / "site_templates/static" / name).read_bytes())
+            (Path(search_index.__file__).parents[2] / "site_templates/static" / name).read_bytes()
+        )
     (tmp_path / "index.html").write_text(PAGE, encoding="utf-8")
     links = search(browser, (tmp_path / "index.html").as_uri(), "donjon salle")
     assert pages(links)[0] == f"{len(docs) - 1}.html"

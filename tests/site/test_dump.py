@@ -18,8 +18,9 @@ def test_dump_is_the_export_and_reuses_the_previous_pieces(seed_site, tmp_path):
     build = seed_site.parent
     shutil.copy(build / "rulings.db", tmp_path / "rulings.db")
     db = sqlite_utils.Database(tmp_path / "rulings.db")
-    assert (build / "site" / "data" / "rulings.json").read_text(encoding="utf-8") == \
-        export.to_json(db)
+    assert (build / "site" / "data" / "rulings.json").read_text(encoding="utf-8") == export.to_json(
+        db
+    )
     figures = dump.write(db, tmp_path / "again.json", build)
     assert figures["dump_reused"] == figures["dump_groups"] > 0
     assert (tmp_path / "again.json").read_text(encoding="utf-8") == export.to_json(db)
@@ -34,8 +35,19 @@ def test_dump_is_the_export_and_reuses_the_previous_pieces(seed_site, tmp_path):
 
 def test_an_empty_store_dumps_like_the_export(tmp_path):
     db = sqlite_utils.Database(tmp_path / "empty.db")
-    db["rulings"].create({"id": str, "source": str, "card_id": str, "lang": str, "date": str,
-                          "position": int, "text": str, "line": int}, pk="id")
+    db["rulings"].create(
+        {
+            "id": str,
+            "source": str,
+            "card_id": str,
+            "lang": str,
+            "date": str,
+            "position": int,
+            "text": str,
+            "line": int,
+        },
+        pk="id",
+    )
     db["cards"].create({"id": str, "name": str, "lang": str}, pk="id")
     dump.write(db, tmp_path / "d.json")
     assert (tmp_path / "d.json").read_text(encoding="utf-8") == export.to_json(db)
@@ -48,9 +60,12 @@ def test_a_group_is_encoded_ruling_by_ruling_as_the_whole_document_encoder_would
     import json
 
     ruling = {"id": "de#1", "text": "„Initiative“ – ß, ё\n«x»", "evidence": {"with": {"fr": 1}}}
-    groups = [{"id": "726.3-abc", "rules": ["726.3"], "examples": [], "rulings": [ruling] * 3},
-              {"id": "726.3-abc", "rulings": []}, {"id": "r", "rulings": [ruling], "after": 1},
-              {}]
+    groups = [
+        {"id": "726.3-abc", "rules": ["726.3"], "examples": [], "rulings": [ruling] * 3},
+        {"id": "726.3-abc", "rulings": []},
+        {"id": "r", "rulings": [ruling], "after": 1},
+        {},
+    ]
     for group in groups:
         whole = json.dumps(group, ensure_ascii=False, indent=2).replace("\n", "\n    ")
         assert b"".join(dump.indented(group)) == whole.encode("utf-8")
@@ -74,7 +89,7 @@ def test_a_truncated_previous_dump_gives_its_lost_pieces_anew(seed_site, tmp_pat
     previous = tmp_path / "previous"
     shutil.copytree(seed_site.parent, previous)
     dumped = previous / "site" / "data" / "rulings.json"
-    dumped.write_bytes(dumped.read_bytes()[:len(dumped.read_bytes()) * 2 // 3])
+    dumped.write_bytes(dumped.read_bytes()[: len(dumped.read_bytes()) * 2 // 3])
     db = sqlite_utils.Database(previous / "rulings.db")
     figures = dump.write(db, tmp_path / "again.json", previous)
     assert 0 < figures["dump_reused"] < figures["dump_groups"]
@@ -84,23 +99,50 @@ def test_a_truncated_previous_dump_gives_its_lost_pieces_anew(seed_site, tmp_pat
 def test_without_the_kernel_copy_the_pieces_are_copied_by_hand(seed_site, tmp_path, monkeypatch):
     monkeypatch.setattr(dump, "_KERNEL_COPY", False)
     db = sqlite_utils.Database(seed_site.parent / "rulings.db")
-    figures = dump.write(sqlite_utils.Database(shutil.copy(seed_site.parent / "rulings.db",
-                                                           tmp_path / "r.db")),
-                         tmp_path / "again.json", seed_site.parent)
+    figures = dump.write(
+        sqlite_utils.Database(shutil.copy(seed_site.parent / "rulings.db", tmp_path / "r.db")),
+        tmp_path / "again.json",
+        seed_site.parent,
+    )
     assert figures["dump_reused"] == figures["dump_groups"] > 0
     assert (tmp_path / "again.json").read_text(encoding="utf-8") == export.to_json(db)
 
 
-_SCALARS = (st.none() | st.booleans() | st.integers(min_value=-2**70, max_value=2**70)
-            | st.floats() | st.text())
-_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
-                       | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats()
+    | st.text()
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.dictionaries(st.text(max_size=8), _VALUES, max_size=6), max_size=4),
-       st.sampled_from([1e-05, 5e-324, 1e16, 1e22, -0.0, 0.0001, 123456789012345.67,
-                        float("nan"), float("inf"), 2 ** 64, "1e-05 NaN"]))
+@given(
+    st.lists(st.dictionaries(st.text(max_size=8), _VALUES, max_size=6), max_size=4),
+    st.sampled_from(
+        [
+            1e-05,
+            5e-324,
+            1e16,
+            1e22,
+            -0.0,
+            0.0001,
+            123456789012345.67,
+            float("nan"),
+            float("inf"),
+            2**64,
+            "1e-05 NaN",
+        ]
+    ),
+)
 def test_rulings_encoded_by_orjson_are_the_bytes_json_gives(rulings, awkward):
     """orjson writes some numbers otherwise than json (1e-05 as 0.00001, NaN as null); the
     piece is still json's, byte for byte, whatever the rulings hold."""

@@ -45,15 +45,17 @@ def test_the_judge_finds_english_marked_untranslated_and_undeclared(seed_site, j
     (tree / "page.html").write_text(
         '<!doctype html><html lang="de"><body>'
         '<p lang="en">One holder</p>'  # marked English
-        '<p>Translator findings</p>'  # a msgid the catalog translates
-        '<p>two_headed_giant</p>'  # an identifier
-        '<p>The holder leaves the game and the active player takes it at that moment</p>'
+        "<p>Translator findings</p>"  # a msgid the catalog translates
+        "<p>two_headed_giant</p>"  # an identifier
+        "<p>The holder leaves the game and the active player takes it at that moment</p>"
         '<p translate="no" lang="en">this sentence was never in the corpus</p>'  # not data
         '<p translate="no">Ann said this sentence in no ruling at all</p>'  # nor this
-        '<p>Ann erhält die Initiative in Undercity, Raum Secret Entrance</p>'  # German + names
+        "<p>Ann erhält die Initiative in Undercity, Raum Secret Entrance</p>"  # German + names
         '<blockquote lang="fr"><p>Un joueur qui a l’initiative</p></blockquote>'
         '<span translate="no" lang="en">Two-Headed Giant</span>'  # corpus words
-        '</body></html>', encoding="utf-8")
+        "</body></html>",
+        encoding="utf-8",
+    )
     found = Judge(tmp_path / "site").judge(tmp_path / "site", trees=("de",))
     assert sorted((f.how, f.text) for f in found) == [
         ("catalog", "Translator findings"),
@@ -67,9 +69,12 @@ def test_the_judge_finds_english_marked_untranslated_and_undeclared(seed_site, j
 
 def test_visible_attributes_are_read(tmp_path):
     page = tmp_path / "p.html"
-    page.write_text('<html lang="it"><body><div role="region" aria-label="Glossary table" '
-                    'tabindex="0"></div><div id="search-results" data-none="No ruling matches '
-                    'these words." data-state="done"></div></body></html>', encoding="utf-8")
+    page.write_text(
+        '<html lang="it"><body><div role="region" aria-label="Glossary table" '
+        'tabindex="0"></div><div id="search-results" data-none="No ruling matches '
+        'these words." data-state="done"></div></body></html>',
+        encoding="utf-8",
+    )
     seen = [text for _, _, text in texts(page, "it")]
     assert seen == ["Glossary table", "No ruling matches these words."]
 
@@ -77,8 +82,10 @@ def test_visible_attributes_are_read(tmp_path):
 @pytest.mark.parametrize("tree", ["ru", "de"])
 def test_rule_titles_summaries_and_examples_are_translated(seed_site, tree):
     page = (seed_site / tree / "rule" / "726-3.html").read_text(encoding="utf-8")
-    title, summary = {"ru": ("Один обладатель", "Инициатива может быть только у одного игрока"),
-                      "de": ("Nur ein Inhaber", "Nur ein Spieler hat die Initiative")}[tree]
+    title, summary = {
+        "ru": ("Один обладатель", "Инициатива может быть только у одного игрока"),
+        "de": ("Nur ein Inhaber", "Nur ein Spieler hat die Initiative"),
+    }[tree]
     assert title in page and summary in page
     assert "One holder" not in page
     assert page.count(' lang="en"') == page.count(' lang="en" hreflang="en"') == 1  # switcher

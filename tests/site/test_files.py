@@ -25,7 +25,9 @@ def test_identical_files_are_linked_and_changed_ones_written(tmp_path):
     again.write(new / "search" / "a.js", "kbSearch.a(«ß»);\n")
     again.write(new / "search" / "b.js", "kbSearch.b(2);\n")
     assert again.linked == 1
-    assert (new / "search" / "a.js").stat().st_ino == (previous / "site" / "search" / "a.js").stat().st_ino
+    assert (new / "search" / "a.js").stat().st_ino == (
+        previous / "site" / "search" / "a.js"
+    ).stat().st_ino
     assert (new / "search" / "b.js").read_text(encoding="utf-8") == "kbSearch.b(2);\n"
     assert (previous / "site" / "search" / "b.js").read_text(encoding="utf-8") == "kbSearch.b(1);\n"
 

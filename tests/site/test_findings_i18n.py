@@ -75,8 +75,13 @@ def test_every_message_has_a_shape_and_every_shape_is_met(findings):
     """Every finding's message is read back by a shape of kb.site.shapes (a team checklist's
     is the team's own text), and every shape meets a message (none is left behind when a
     check's wording changes)."""
-    unknown = sorted({f["message"] for f in findings
-                      if f["check"] != "checklist" and texts.shape(f["message"]) is None})
+    unknown = sorted(
+        {
+            f["message"]
+            for f in findings
+            if f["check"] != "checklist" and texts.shape(f["message"]) is None
+        }
+    )
     assert not unknown, "add these shapes to kb/site/shapes.py:\n" + "\n".join(unknown)
     met = {texts.shape(f["message"]) for f in findings}
     singulars = [m[0] if isinstance(m, tuple) else m for m in MESSAGES]
@@ -91,8 +96,11 @@ def test_every_message_is_written_in_the_readers_language(findings, ui, mistakes
     tree.mkdir(parents=True)
     (tmp_path / "rulings.db").symlink_to(mistakes_site.parent / "rulings.db")
     items = "".join(f"<li>{texts.finding_message(f, ui)}</li>" for f in findings)
-    (tree / "findings.html").write_text(f'<!doctype html><html lang="{ui}"><meta charset="utf-8">'
-                                        f"<body><ul>{items}</ul></body></html>", encoding="utf-8")
+    (tree / "findings.html").write_text(
+        f'<!doctype html><html lang="{ui}"><meta charset="utf-8">'
+        f"<body><ul>{items}</ul></body></html>",
+        encoding="utf-8",
+    )
     found = Judge(tmp_path / "site").judge(tmp_path / "site", trees=(ui,))
     assert not found, "\n".join(sorted({f"{f.how}: {f.text}" for f in found}))
 
@@ -107,8 +115,10 @@ def test_no_english_finding_on_the_non_english_trees(mistakes_site):
 
 def test_the_consistency_report_shows_every_kind(mistakes_site, findings):
     """The findings are on the pages the judge read (it would pass on pages without them)."""
-    page = "".join(p.read_text(encoding="utf-8")
-                   for p in sorted((mistakes_site / "de").glob("consistency*.html")))
+    page = "".join(
+        p.read_text(encoding="utf-8")
+        for p in sorted((mistakes_site / "de").glob("consistency*.html"))
+    )
     shown = {kind for kind in KINDS if f'data-check="{kind}"' in page}
     assert shown == {f["check"] for f in findings} - set(OWN_GLOSSARY)
 
@@ -121,23 +131,34 @@ def test_parts_are_written_for_the_reader(findings):
     assert "6. Oktober 2022" in date and "10. Juni 2022" in date and "Englisch" in date
     ordinal = str(texts.finding_message(message("“первой” (1st)"), "fr"))
     assert "(premier)" in ordinal and "(dernier)" in ordinal and "1st" not in ordinal
-    both = str(texts.finding_message(message("a negation missing: this sentence has 0 where "
-                                             "the en source has 2"), "fr"))
-    assert ('« <span lang="en" translate="no">no</span> », « '
-            '<span lang="en" translate="no">until</span> »') in both
-    merged = str(texts.finding_message(message("1 sentence where the en source has 2: its "
-                                               "sentences 1 and 2"), "ru"))
+    both = str(
+        texts.finding_message(
+            message("a negation missing: this sentence has 0 where the en source has 2"), "fr"
+        )
+    )
+    assert (
+        '« <span lang="en" translate="no">no</span> », « '
+        '<span lang="en" translate="no">until</span> »'
+    ) in both
+    merged = str(
+        texts.finding_message(
+            message("1 sentence where the en source has 2: its sentences 1 and 2"), "ru"
+        )
+    )
     assert merged.startswith("1 предложение,") and "1 и 2" in merged
     many = str(texts.finding_message(message("4 sentences where"), "ru"))
     assert many.startswith("4 предложения,")
 
 
 def test_a_checklist_message_is_the_teams_text_in_its_language(findings):
-    english, french = (next(f for f in findings if f["message"].startswith(start))
-                       for start in ("[de-verlies]", "[fr-aventurer]"))
+    english, french = (
+        next(f for f in findings if f["message"].startswith(start))
+        for start in ("[de-verlies]", "[fr-aventurer]")
+    )
     assert str(texts.finding_message(english, "ru")) == (
         '<span lang="en" translate="no">[de-verlies] check the dungeon&#39;s name against the '
-        "printed card</span>")
+        "printed card</span>"
+    )
     assert str(texts.finding_message(french, "de")).startswith('<span lang="fr" translate="no">')
     unknown = dict(english, message="[x] ok")
     assert str(texts.finding_message(unknown, "it")) == '<span lang="" translate="no">[x] ok</span>'

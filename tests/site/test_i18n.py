@@ -19,8 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def extracted(tmp_path_factory):
     """The messages pybabel extracts from the templates now (per babel.cfg)."""
     pot = tmp_path_factory.mktemp("pot") / "site.pot"
-    subprocess.run(["pybabel", "-q", "extract", "-F", "babel.cfg", "-o", str(pot),
-                    "--no-location", "."], cwd=ROOT, check=True)
+    subprocess.run(
+        ["pybabel", "-q", "extract", "-F", "babel.cfg", "-o", str(pot), "--no-location", "."],
+        cwd=ROOT,
+        check=True,
+    )
     with pot.open("rb") as handle:
         return {m.id for m in read_po(handle) if m.id}
 
@@ -51,8 +54,10 @@ def test_catalog_compiles_and_translates(lang):
 
 def test_plural_forms_follow_each_language():
     ru = i18n.translations("ru")
-    forms = [ru.ngettext("%(count)s translation", "%(count)s translations", n) % {"count": n}
-             for n in (1, 3, 5, 21)]
+    forms = [
+        ru.ngettext("%(count)s translation", "%(count)s translations", n) % {"count": n}
+        for n in (1, 3, 5, 21)
+    ]
     assert forms == ["1 перевод", "3 перевода", "5 переводов", "21 перевод"]
 
 

@@ -59,7 +59,8 @@ def axe_violations(driver, source: str) -> list[str]:
     found = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "axe.run(document).then(r => done(r.violations.map(v => v.id + ' (' + v.impact + '): '"
-        " + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))));")
+        " + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))));"
+    )
     return found
 
 
@@ -69,7 +70,8 @@ def test_no_page_is_wider_than_a_phone(phone, seed_site, ui):
     for kind, page in pages_by_type(seed_site, ui).items():
         phone.get(page.as_uri())
         width = phone.execute_script(
-            "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+            "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+        )
         if width > PHONE["width"]:
             wide[kind] = width
     assert wide == {}
@@ -110,7 +112,8 @@ def test_wide_tables_scroll_in_labelled_keyboard_regions(phone, seed_site):
             phone.get(pages_by_type(seed_site, ui)[kind].as_uri())
             scrolling = phone.execute_script(
                 "return [...document.querySelectorAll('main *')].filter(e =>"
-                " e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')")
+                " e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')"
+            )
             assert scrolling, (ui, kind)  # at 390 px these tables are wider than the screen
             for region in scrolling:
                 assert region.get_attribute("role") == "region"
@@ -121,7 +124,9 @@ def test_wide_tables_scroll_in_labelled_keyboard_regions(phone, seed_site):
             left = first.rect["x"]
             region.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)  # focuses it, then scrolls
             assert phone.switch_to.active_element == region
-            wait_for(phone, lambda d, r=region: d.execute_script("return arguments[0].scrollLeft", r))
+            wait_for(
+                phone, lambda d, r=region: d.execute_script("return arguments[0].scrollLeft", r)
+            )
             assert abs(first.rect["x"] - left) <= 1  # the first column stays in view
 
 
@@ -130,7 +135,8 @@ def test_the_glossary_fits_a_wide_screen(browser, seed_site):
     for ui in UI_LANGUAGES:
         browser.get((seed_site / ui / "glossary.html").as_uri())
         overflow = browser.execute_script(
-            "const r = document.querySelector('.wide'); return r.scrollWidth - r.clientWidth")
+            "const r = document.querySelector('.wide'); return r.scrollWidth - r.clientWidth"
+        )
         assert overflow <= 1, ui
 
 

@@ -36,8 +36,12 @@ def parsed(seed_site):
 
 
 def test_every_ui_language_has_every_page(seed_site):
-    trees = {ui: sorted(p.relative_to(seed_site / ui).as_posix()
-                        for p in (seed_site / ui).rglob("*.html")) for ui in UI_LANGUAGES}
+    trees = {
+        ui: sorted(
+            p.relative_to(seed_site / ui).as_posix() for p in (seed_site / ui).rglob("*.html")
+        )
+        for ui in UI_LANGUAGES
+    }
     assert len(trees["en"]) > 50
     for ui in UI_LANGUAGES:
         assert trees[ui] == trees["en"], ui
@@ -75,10 +79,12 @@ def test_links_are_relative_and_lead_to_files_of_the_site(seed_site, parsed):
                 if target is None or target.startswith(("data:", "#")):
                     continue
                 parts = urlsplit(target)
-                assert not parts.scheme and not parts.netloc and not target.startswith("/"), \
+                assert not parts.scheme and not parts.netloc and not target.startswith("/"), (
                     f"{name}: {target}"
-                resolved = posixpath.normpath(posixpath.join(posixpath.dirname(name),
-                                                             unquote(parts.path)))
+                )
+                resolved = posixpath.normpath(
+                    posixpath.join(posixpath.dirname(name), unquote(parts.path))
+                )
                 assert not resolved.startswith(".."), f"{name}: {target} leaves the site"
                 assert (seed_site / resolved).is_file(), f"{name}: broken link {target}"
 
@@ -109,8 +115,12 @@ def test_ruling_pages_show_translations_side_by_side_with_lang(seed_site, parsed
             seen_langs.add(lang)
     assert seen_langs == set(LANGUAGES)
     # The five seed files translate the same ten rulings: most groups hold all five languages.
-    full = [d for n, d in parsed.items() if n.startswith("en/ruling/")
-            and len(d.findall(".//article[@class='translation']")) == len(LANGUAGES)]
+    full = [
+        d
+        for n, d in parsed.items()
+        if n.startswith("en/ruling/")
+        and len(d.findall(".//article[@class='translation']")) == len(LANGUAGES)
+    ]
     assert len(full) >= 5
 
 
@@ -139,10 +149,16 @@ def test_home_counts_the_corpus(seed_site):
 
 def test_card_page_names_the_card_in_every_language(seed_site, parsed):
     # The French and Italian seed files are the same card (Avenging Hunter).
-    fr_card = next(d for n, d in parsed.items() if n.startswith("en/card/")
-                   and text(d.find(".//h1")) == "Chasseur vengeur")
-    names = {a.get("lang"): text(a) for a in fr_card.find(".//ul[@class='names']").iter()
-             if a.get("lang")}
+    fr_card = next(
+        d
+        for n, d in parsed.items()
+        if n.startswith("en/card/") and text(d.find(".//h1")) == "Chasseur vengeur"
+    )
+    names = {
+        a.get("lang"): text(a)
+        for a in fr_card.find(".//ul[@class='names']").iter()
+        if a.get("lang")
+    }
     assert names.get("it") == "Cacciatore Vendicatore", names
 
 
@@ -153,8 +169,11 @@ def test_json_dump_is_the_export(seed_site):
 
 
 def test_ruling_texts_and_card_names_are_data_never_markup(hostile_site):
-    page = next(p for p in (hostile_site / "fr" / "ruling").glob("*.html")
-                if "window.__pwned=2" in p.read_text(encoding="utf-8"))
+    page = next(
+        p
+        for p in (hostile_site / "fr" / "ruling").glob("*.html")
+        if "window.__pwned=2" in p.read_text(encoding="utf-8")
+    )
     doc = parse(page)
     assert not [s for s in doc.iter("script") if "__pwned" in (s.text or "")]
     assert not doc.findall(".//img") and not doc.findall(".//blockquote//b")
@@ -180,8 +199,13 @@ def test_findings_are_shown_on_the_report_and_their_ruling(seed_site, parsed):
     report = parsed["en/consistency.html"]
     rows = report.findall(".//table[@class='findings']/tbody/tr")
     assert rows  # the seeds carry known translator problems (e.g. English left in a text)
-    on_pages = [li for n, d in parsed.items() if n.startswith("en/ruling/")
-                for ul in d.findall(".//ul[@class='findings']") for li in ul]
+    on_pages = [
+        li
+        for n, d in parsed.items()
+        if n.startswith("en/ruling/")
+        for ul in d.findall(".//ul[@class='findings']")
+        for li in ul
+    ]
     assert 0 < len(on_pages) <= len(rows)  # corpus-wide findings have no ruling page
 
 
@@ -194,7 +218,9 @@ def test_a_ruling_on_two_cards_is_shown_once_with_both_and_an_id_for_each(tmp_pa
 
     corpus = tmp_path / "rulings"
     shutil.copytree(CORPUS, corpus)
-    name, rest = (corpus / "de-unterkellersaeuberung.txt").read_text(encoding="utf-8").split("\n", 1)
+    name, rest = (
+        (corpus / "de-unterkellersaeuberung.txt").read_text(encoding="utf-8").split("\n", 1)
+    )
     (corpus / "de-zweite.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
     build([str(corpus)], tmp_path / "_build")
     site = tmp_path / "_build" / "site"
@@ -207,13 +233,17 @@ def test_a_ruling_on_two_cards_is_shown_once_with_both_and_an_id_for_each(tmp_pa
             continue
         assert len(german) == 1 and len(german[0].findall(".//blockquote")) == 1
         listed = german[0].findall(".//ul[@class='meta copies']/li")
-        assert sorted(text(li.find("a")) for li in listed) == \
-            ["Unterkellersäuberung", "Unterkellersäuberung II"]
+        assert sorted(text(li.find("a")) for li in listed) == [
+            "Unterkellersäuberung",
+            "Unterkellersäuberung II",
+        ]
         assert german[0].get("id") and listed[1].get("id") and not listed[0].get("id")
         shared += 1
     assert shared  # the two cards' rulings are on the same pages
-    urls = re.findall(r'"(ruling/[^"#]+#[^"]+)"', "".join(
-        p.read_text(encoding="utf-8") for p in (site / "search" / "d").glob("*.js")))
+    urls = re.findall(
+        r'"(ruling/[^"#]+#[^"]+)"',
+        "".join(p.read_text(encoding="utf-8") for p in (site / "search" / "d").glob("*.js")),
+    )
     assert len(urls) == len(set(urls)) > 0
     for url in urls:
         page, anchor = url.split("#")

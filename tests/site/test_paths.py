@@ -28,8 +28,21 @@ def test_distinct_names_give_distinct_names_even_ignoring_case(a, b):
 
 
 def test_hostile_names():
-    names = ["../../etc/passwd", "a/b", "a\x00b", "..", ".", "", "x" * 10_000, "Card", "card",
-             "CARD", "con", "<img src=x onerror=alert(1)>", "Исследователь Подземья"]
+    names = [
+        "../../etc/passwd",
+        "a/b",
+        "a\x00b",
+        "..",
+        ".",
+        "",
+        "x" * 10_000,
+        "Card",
+        "card",
+        "CARD",
+        "con",
+        "<img src=x onerror=alert(1)>",
+        "Исследователь Подземья",
+    ]
     stems = [slug(n) for n in names]
     assert len(set(stems)) == len(names)
     for stem in stems:

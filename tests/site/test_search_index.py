@@ -23,15 +23,25 @@ def seed_docs() -> list[dict]:
     docs = []
     for parsed in parse.parse_files(sorted(str(p) for p in CORPUS.glob("*.txt"))):
         for r in parsed.rulings:
-            docs.append({"lang": parsed.lang, "card": parsed.card, "text": r.text,
-                         "date": r.date, "position": r.position})
+            docs.append(
+                {
+                    "lang": parsed.lang,
+                    "card": parsed.card,
+                    "text": r.text,
+                    "date": r.date,
+                    "position": r.position,
+                }
+            )
     return docs
 
 
 def grown(docs: list[dict], copies: int) -> list[dict]:
     """``copies`` cards per seed ruling, each with a word of its own (the vocabulary grows)."""
-    return [{**d, "card": f"{d['card']} {n}", "text": f"{d['text']} Zusatz{n}x{i}"}
-            for n in range(copies) for i, d in enumerate(docs)]
+    return [
+        {**d, "card": f"{d['card']} {n}", "text": f"{d['text']} Zusatz{n}x{i}"}
+        for n in range(copies)
+        for i, d in enumerate(docs)
+    ]
 
 
 def grouped(docs: list[dict]) -> tuple[list[dict], list[int]]:
@@ -49,8 +59,9 @@ def read_js(path: Path):
 
 def build(tmp_path, docs, groups=None, facts=None):
     out = tmp_path / "search"
-    figures = si.build(docs, [f"ruling/{i}.html" for i in range(len(docs))], out, groups,
-                       facts=facts)
+    figures = si.build(
+        docs, [f"ruling/{i}.html" for i in range(len(docs))], out, groups, facts=facts
+    )
     return out, figures
 
 
@@ -69,8 +80,9 @@ def lists(out: Path) -> dict[str, list[int]]:
 def lexicon_of(out: Path, form: str) -> dict:
     """The lexicon file the browser reads for ``form``: the longest listed prefix (lexOf)."""
     prefixes = read_js(out / "manifest.js")["lexicon"]
-    best = max((i for i, p in enumerate(prefixes) if form.startswith(p)),
-               key=lambda i: len(prefixes[i]))
+    best = max(
+        (i for i, p in enumerate(prefixes) if form.startswith(p)), key=lambda i: len(prefixes[i])
+    )
     return read_js(out / "l" / f"{best}.js")
 
 
@@ -145,8 +157,10 @@ def test_every_unit_holding_a_term_is_in_its_list_with_its_bm25f_weight(tmp_path
         entries = list(zip(flat[0::3], flat[1::3], flat[2::3]))
         assert {doc: weight for doc, _, weight in entries} == pytest_approx(expected[name]), name
         # An entry's second number leads to its group's first document.
-        assert all(groups[doc - back] == groups[doc] and groups.index(groups[doc]) == doc - back
-                   for doc, back, _ in entries)
+        assert all(
+            groups[doc - back] == groups[doc] and groups.index(groups[doc]) == doc - back
+            for doc, back, _ in entries
+        )
         assert entries == sorted(entries, key=lambda e: (-e[2], e[1])), name  # best first
 
 
@@ -173,16 +187,20 @@ def test_the_weights_are_kb_search_scores(seed_site):
         if number not in chunks:
             chunks[number] = read_js(out / "d" / f"{number}.js")
         # A link that is only "#anchor" is on the page of the document before it (doc in JS).
-        return next(entry[0].split("#")[0] for entry in chunks[number][doc % per::-1]
-                    if not entry[0].startswith("#"))
+        return next(
+            entry[0].split("#")[0]
+            for entry in chunks[number][doc % per :: -1]
+            if not entry[0].startswith("#")
+        )
 
     with open_index(seed_site.parent / "index").searcher() as searcher:
         for name, flat in lists(out).items():
             if name.startswith("#"):
                 continue
             lang, _, term = name.partition(":")
-            hits = searcher.search(Q.Or([Q.Term(f"text_{lang}", term),
-                                         Q.Term(f"title_{lang}", term)]), limit=None)
+            hits = searcher.search(
+                Q.Or([Q.Term(f"text_{lang}", term), Q.Term(f"title_{lang}", term)]), limit=None
+            )
             want = {f"ruling/{slug(h['group'])}.html": h.score for h in hits}
             got = {page_of(doc): weight for doc, weight in zip(flat[0::3], flat[2::3])}
             assert set(got) == set(want), name
@@ -203,8 +221,10 @@ def test_pages_hold_the_rest_of_a_list(tmp_path):
 def test_filters_lists(tmp_path):
     docs, groups = grouped(seed_docs())
     rules = [["726.4", "726.2"] if g == 1 else [] for g in range(10)]
-    dates = [{LANGUAGES.index(d["lang"]): [d["date"]] for d, gg in zip(docs, groups) if gg == g}
-             for g in range(10)]
+    dates = [
+        {LANGUAGES.index(d["lang"]): [d["date"]] for d, gg in zip(docs, groups) if gg == g}
+        for g in range(10)
+    ]
     out, _ = build(tmp_path, docs, groups, si.Facts(rules, dates))
     found = lists(out)
 
@@ -215,8 +235,9 @@ def test_filters_lists(tmp_path):
     assert units("#r:726.4") == units("#r:726") == {(1, lang) for lang in LANGUAGES}
     assert "#r:726.3" not in found
     year = docs[0]["date"][:4]
-    assert units(f"#d:{year}") >= {(groups[i], d["lang"]) for i, d in enumerate(docs)
-                                   if d["date"].startswith(year)}
+    assert units(f"#d:{year}") >= {
+        (groups[i], d["lang"]) for i, d in enumerate(docs) if d["date"].startswith(year)
+    }
     chasseur = units("#c:chasseur")
     assert chasseur and all(lang in ("fr",) for _, lang in chasseur)
     assert units("#c:unterkellersauberung") == {(g, "de") for g in range(10)}  # ä as a

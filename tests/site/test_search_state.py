@@ -38,19 +38,30 @@ def index(folder, groups, previous=None, changed=None, asked=None):
 
     def chunk(number):
         low = number * si.DOCS_PER_CHUNK
-        return [si.document(m, f"ruling/{low + i}.html") for i, m in
-                enumerate(flat[low:low + si.DOCS_PER_CHUNK])]
+        return [
+            si.document(m, f"ruling/{low + i}.html")
+            for i, m in enumerate(flat[low : low + si.DOCS_PER_CHUNK])
+        ]
 
     folder.mkdir(parents=True, exist_ok=True)
-    si.write_index(folder / "search", documents.parts, documents.group_of.tolist(), texts,
-                   chunk, si._write_text)
+    si.write_index(
+        folder / "search",
+        documents.parts,
+        documents.group_of.tolist(),
+        texts,
+        chunk,
+        si._write_text,
+    )
     search_state.save(folder, texts, documents)
     return texts, documents
 
 
 def files(folder):
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def edited(groups: dict[str, list[dict]]) -> dict[str, list[dict]]:
@@ -60,8 +71,10 @@ def edited(groups: dict[str, list[dict]]) -> dict[str, list[dict]]:
     first = out["g03"][0]
     out["g03"][0] = {**first, "text": first["text"] + " Neu formuliert."}
     seen = groups["g07"][0]
-    out["g05a"] = [{**seen, "card": "Karte ohne Vorbild"},
-                   {**seen, "text": "Ein ganz neuer Text über die Initiative."}]
+    out["g05a"] = [
+        {**seen, "card": "Karte ohne Vorbild"},
+        {**seen, "text": "Ein ganz neuer Text über die Initiative."},
+    ]
     return out
 
 
@@ -89,8 +102,9 @@ def test_only_changed_groups_are_read_and_only_new_texts_analysed(first, tmp_pat
     groups, before = first
     after = edited(groups)
     asked = []
-    texts, _ = index(tmp_path / "again", after, previous=before,
-                     changed={"g03", "g05", "g05a"}, asked=asked)
+    texts, _ = index(
+        tmp_path / "again", after, previous=before, changed={"g03", "g05", "g05a"}, asked=asked
+    )
     assert asked == ["g03", "g05a"]
     # New: g03's reworded text; g05a's new card name and new text (its other parts are known).
     assert texts.analysed == 3
@@ -99,11 +113,13 @@ def test_only_changed_groups_are_read_and_only_new_texts_analysed(first, tmp_pat
 def test_without_a_state_everything_is_read(first, tmp_path):
     groups, _ = first
     asked = []
-    texts, _ = index(tmp_path / "again", groups, previous=tmp_path / "nowhere",
-                     changed=set(), asked=asked)
+    texts, _ = index(
+        tmp_path / "again", groups, previous=tmp_path / "nowhere", changed=set(), asked=asked
+    )
     assert asked == sorted(groups)
-    assert texts.analysed == len({(d[part], d["lang"]) for g in groups.values() for d in g
-                                  for part in ("card", "text")})
+    assert texts.analysed == len(
+        {(d[part], d["lang"]) for g in groups.values() for d in g for part in ("card", "text")}
+    )
 
 
 def test_a_missing_corrupt_or_other_version_state_is_not_used(first, tmp_path):
@@ -132,8 +148,12 @@ def test_the_state_keeps_only_the_texts_documents_use(first, tmp_path):
     after = {g: members for g, members in groups.items() if g < "g05"}
     index(tmp_path / "fewer", after, previous=before, changed=set(groups) - set(after))
     saved = search_state.load(tmp_path / "fewer")
-    used = {search_state.text_key(d[part], d["lang"]) for g in after.values() for d in g
-            for part in ("card", "text")}
+    used = {
+        search_state.text_key(d[part], d["lang"])
+        for g in after.values()
+        for d in g
+        for part in ("card", "text")
+    }
     assert set(saved.texts["keys"]) == used and len(saved.texts["keys"]) == len(used)
     assert len(saved.texts["lengths"]) == len(used)
     assert saved.groups == sorted(after)
@@ -149,8 +169,14 @@ def test_same_chunks_are_the_ones_holding_the_same_documents_at_the_same_numbers
     size = si.DOCS_PER_CHUNK
     source = np.arange(3 * size + 2)  # the previous build had as many documents
     source[size + 1] = -1  # read anew: the second chunk changed
-    documents = search_state.Documents(["g"], np.array([0, len(source)]),
-                                       np.zeros((len(source), 2), dtype=np.int64), source)
+    documents = search_state.Documents(
+        ["g"], np.array([0, len(source)]), np.zeros((len(source), 2), dtype=np.int64), source
+    )
     assert same_chunks(documents, len(source), DOCS_PER_CHUNK).tolist() == [True, False, True, True]
     # One document more than before: the last chunk holds another document now.
-    assert same_chunks(documents, len(source) - 1, DOCS_PER_CHUNK).tolist() == [True, False, True, False]
+    assert same_chunks(documents, len(source) - 1, DOCS_PER_CHUNK).tolist() == [
+        True,
+        False,
+        True,
+        False,
+    ]
