@@ -10,17 +10,16 @@ from pathlib import Path
 
 import pytest
 import yaml
+from link_corpus import build, write_rulings
 
 import kb.link.evidence
 import kb.link.reasons
 import kb.link.scoring
 import kb.link.stage
-from kb import align, link, store
+from kb import align, link
 from kb.core import registry
-from kb.corpus import parse
 from kb.errors import KbError
 from kb.link import evidence
-from kb.reference.glossary import load as load_glossary
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = yaml.safe_load(
@@ -44,24 +43,9 @@ EXPECTED = {
 }
 
 
-def build(folder: Path, paths: list[str], **linking):
-    db = store.open_db(folder / "rulings.db")
-    store.store_files(db, parse.parse_files(paths))
-    glossary = load_glossary()
-    align.store_groups(db, align.align(store.rulings(db), glossary), glossary)
-    lines = link.link_groups(db, **linking)
-    return db, lines
-
-
 def write_examples(folder: Path, rulings: list[dict]) -> list[str]:
     """One ruling file per language holding ``rulings`` in order; their paths."""
-    paths = []
-    for lang, card in EXAMPLES["cards"].items():
-        body = "".join(f"\n\n{EXAMPLES['date']}\n\n{r['texts'][lang]}" for r in rulings)
-        path = folder / f"{lang}-examples.txt"
-        path.write_text(card + body + "\n", encoding="utf-8")
-        paths.append(str(path))
-    return paths
+    return write_rulings(folder, EXAMPLES, rulings, "examples")
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from link_corpus import build, write_rulings
 
-from kb import align, link, store
-from kb.corpus import parse
+from kb import align, link
 from kb.link import scoring
-from kb.reference.glossary import load as load_glossary
 
 STYLE = yaml.safe_load(
     (Path(__file__).parent / "data" / "links" / "rulings_style.yaml").read_text(encoding="utf-8")
@@ -39,17 +38,6 @@ MIN_WHOLE_GROUPS = 51
 #: that do not count linking one for the other as wrong, so that a convention is not mistaken
 #: for an error of the linker.
 TWINS = {"309.2a": "701.49a", "309.4a": "701.49a", "309.5a": "701.49b", "309.5b": "701.49c"}
-
-
-def write_rulings(folder: Path, rulings: list[dict]) -> list[str]:
-    """One ruling file per language (the card's name, then each ruling's date and text)."""
-    paths = []
-    for lang, card in STYLE["cards"].items():
-        body = "".join(f"\n\n{STYLE['date']}\n\n{r['texts'][lang]}" for r in rulings)
-        path = folder / f"{lang}-style.txt"
-        path.write_text(card + body + "\n", encoding="utf-8")
-        paths.append(str(path))
-    return paths
 
 
 @dataclass
@@ -173,11 +161,7 @@ def report(found: list[Outcome]) -> str:
 @pytest.fixture(scope="module")
 def style(tmp_path_factory) -> list[Outcome]:
     folder = tmp_path_factory.mktemp("style")
-    db = store.open_db(folder / "rulings.db")
-    store.store_files(db, parse.parse_files(write_rulings(folder, STYLE["rulings"])))
-    glossary = load_glossary()
-    align.store_groups(db, align.align(store.rulings(db), glossary), glossary)
-    link.link_groups(db)
+    db, _ = build(folder, write_rulings(folder, STYLE, STYLE["rulings"], "style"))
     return outcomes(db)
 
 
