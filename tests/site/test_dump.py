@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from kb import align
 from kb.export import json as export
 from kb.site import dump
+from kb.store import schema
 
 
 def test_dump_is_the_export_and_reuses_the_previous_pieces(seed_site, tmp_path):
@@ -35,20 +36,7 @@ def test_dump_is_the_export_and_reuses_the_previous_pieces(seed_site, tmp_path):
 
 def test_an_empty_store_dumps_like_the_export(tmp_path):
     db = sqlite_utils.Database(tmp_path / "empty.db")
-    db["rulings"].create(
-        {
-            "id": str,
-            "source": str,
-            "card_id": str,
-            "lang": str,
-            "date": str,
-            "position": int,
-            "text": str,
-            "line": int,
-        },
-        pk="id",
-    )
-    db["cards"].create({"id": str, "name": str, "lang": str}, pk="id")
+    schema.create(db, "cards", "rulings")
     dump.write(db, tmp_path / "d.json")
     assert (tmp_path / "d.json").read_text(encoding="utf-8") == export.to_json(db)
 
