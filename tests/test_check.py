@@ -39,11 +39,9 @@ ITALIAN_FIXES = {
 
 def store_of(corpus: Path, work: Path) -> sqlite_utils.Database:
     """Run the pipeline up to and including the check stage into ``work``; return the store."""
-    names = [name for name, _ in build.STAGES]
-    ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=work)
-    for _name, target in build.STAGES[: names.index("check") + 1]:
-        build.stage_function(target)(ctx)
-    return ctx.db
+    return build.run_through(
+        BuildContext(corpus=corpus_files([str(corpus)]), work=work), "check"
+    ).db
 
 
 @pytest.fixture(scope="module")

@@ -26,10 +26,9 @@ def findings_after(tmp_path: Path, name: str, old: str, new: str, lang: str):
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    names = [n for n, _ in build.STAGES]
-    ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=tmp_path)
-    for _, target in build.STAGES[: names.index("align") + 1]:
-        build.stage_function(target)(ctx)
+    ctx = build.run_through(
+        BuildContext(corpus=corpus_files([str(corpus)]), work=tmp_path), "align"
+    )
     from kb.checks import suppressions
 
     accepted = [s for p in suppressions.discover(ctx.corpus) for s in suppressions.load(p)]

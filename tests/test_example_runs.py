@@ -21,15 +21,11 @@ from kb.pipeline.context import BuildContext
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "rulings"
-UP_TO_EXAMPLES = [s for s in build.STAGES[: [n for n, _ in build.STAGES].index("examples") + 1]]
 
 
 def _run_stages(work: Path) -> BuildContext:
     """The pipeline up to and including the examples stage, on the seeds, into a real store."""
-    ctx = BuildContext(corpus=corpus_files([str(SEEDS)]), work=work)
-    for _, target in UP_TO_EXAMPLES:
-        build.stage_function(target)(ctx)
-    return ctx
+    return build.run_through(BuildContext(corpus=corpus_files([str(SEEDS)]), work=work), "examples")
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +52,13 @@ def _ruling_failures() -> set[str]:
 def test_the_examples_stage_comes_right_after_link():
     names = [name for name, _ in build.STAGES]
     assert names.index("examples") == names.index("link") + 1
+
+
+def test_run_through_stops_after_the_stage_named(built):
+    tables = set(built.db.table_names())
+    assert {"example_runs", "group_rules"} <= tables and "findings" not in tables
+    with pytest.raises(ValueError, match="no stage 'exampels'"):
+        build.run_through(built, "exampels")
 
 
 def test_every_seed_group_has_a_passing_ruling_example(built):

@@ -48,11 +48,7 @@ XLIFF = "{urn:oasis:names:tc:xliff:document:2.0}"
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     work = tmp_path_factory.mktemp("exchange")
-    names = [name for name, _ in build.STAGES]
-    ctx = BuildContext(corpus=corpus_files([str(SEEDS)]), work=work)
-    for _, target in build.STAGES[: names.index("align") + 1]:
-        build.stage_function(target)(ctx)
-    return ctx.db
+    return build.run_through(BuildContext(corpus=corpus_files([str(SEEDS)]), work=work), "align").db
 
 
 def _valid(document: str, dtd: str | Path) -> etree._Element:
@@ -70,11 +66,9 @@ def db_en(tmp_path_factory):
     shutil.copytree(SEEDS, corpus, ignore=shutil.ignore_patterns("suppressions.toml"))
     for path in ENGLISH.glob("*.txt"):
         shutil.copy(path, corpus / path.name)
-    names = [name for name, _ in build.STAGES]
-    ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=work)
-    for _, target in build.STAGES[: names.index("align") + 1]:
-        build.stage_function(target)(ctx)
-    return ctx.db
+    return build.run_through(
+        BuildContext(corpus=corpus_files([str(corpus)]), work=work), "align"
+    ).db
 
 
 def test_tmx_has_one_tu_per_group_and_texts_verbatim(db):
@@ -231,9 +225,9 @@ def test_control_character_is_a_clear_error(tmp_path):
     older build, another tool) may still hold one: the TMX export names it in one line."""
     corpus = tmp_path / "rulings"
     shutil.copytree(SEEDS, corpus, ignore=shutil.ignore_patterns("suppressions.toml"))
-    ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=tmp_path)
-    for _, target in build.STAGES[:2]:
-        build.stage_function(target)(ctx)
+    ctx = build.run_through(
+        BuildContext(corpus=corpus_files([str(corpus)]), work=tmp_path), "store"
+    )
     ctx.db.execute("UPDATE rulings SET text = replace(text, 'Solo un', 'Solo\x01 un')")
     ctx.db.conn.commit()
     db_path = str(tmp_path / "rulings.db")

@@ -35,11 +35,9 @@ def corpus_with_english(tmp: Path, edit=None) -> Path:
 
 
 def store_of(corpus: Path, work: Path):
-    names = [name for name, _ in build.STAGES]
-    ctx = BuildContext(corpus=corpus_files([str(corpus)]), work=work)
-    for _, target in build.STAGES[: names.index("align") + 1]:
-        build.stage_function(target)(ctx)
-    return ctx.db
+    return build.run_through(
+        BuildContext(corpus=corpus_files([str(corpus)]), work=work), "align"
+    ).db
 
 
 @pytest.fixture(scope="module")

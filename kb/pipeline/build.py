@@ -279,3 +279,15 @@ def stage_function(target: str):
     """The function a :data:`STAGES` entry names ("module:function")."""
     module, _, function = target.partition(":")
     return getattr(importlib.import_module(module), function)
+
+
+def run_through(ctx: BuildContext, last: str) -> BuildContext:
+    """Run the stages of :data:`STAGES` in order on ``ctx`` up to and including ``last`` (a
+    stage's name), in this process and without staging: the store as that stage leaves it,
+    for a library user or a test that needs no later stage."""
+    names = [name for name, _ in STAGES]
+    if last not in names:
+        raise ValueError(f"no stage {last!r}: {', '.join(names)}")
+    for _, target in STAGES[: names.index(last) + 1]:
+        stage_function(target)(ctx)
+    return ctx
