@@ -54,15 +54,6 @@ FILTERED = [
     "initiative rule:726.3",
     "initiative lang:de",
 ]
-SITE_QUERIES = [
-    "командной зоне",
-    "zona di comando",
-    "géant à deux têtes",
-    "Kommandozone",
-    "gigante de dos cabezas",
-    "initiative",
-    "Undercity",
-]
 CLI_GOAL, P95_GOAL = 0.300, 0.050
 
 
@@ -115,7 +106,7 @@ def site_first_query(build: Path) -> list[tuple[str, int, int]]:
     try:
         return [
             (query, *site_search.first_query_ours(driver, base, site, query)[::2])
-            for query in SITE_QUERIES
+            for query in site_search.QUERIES
         ]
     finally:
         driver.quit()
