@@ -165,9 +165,9 @@ def test_languages_vote_and_a_concept_few_languages_name_counts_little():
 
 def test_every_rule_has_a_distinctive_concept_so_none_is_unreachable():
     table = link.evidence_table()
-    assert all(table.distinctive(rule, kb.link.scoring.FEW) for rule in table.rules)
+    assert all(table.distinctive(rule) for rule in table.rules)
     # 309.2b names only common concepts: its rarest one tells it, and it can be linked.
-    assert table.distinctive("309.2b", kb.link.scoring.FEW) == {"leave_game"}
+    assert table.distinctive("309.2b") == {"leave_game"}
     assert "309.2b" in [l.rule for l in link.rules_for(["dungeon", "command_zone", "leave_game"])]
 
 

@@ -103,7 +103,7 @@ def why_missed(rule: str, votes: dict[str, float]) -> str:
         links = scoring.candidates(votes, table)
         mine = [c for c in links if c.rule == rule]
         if not mine:
-            why = "needs one of " + ", ".join(sorted(table.distinctive(rule, scoring.FEW)))
+            why = "needs one of " + ", ".join(sorted(table.distinctive(rule)))
         else:
             kept = [c.rule for c in link.rules_for(votes, table=table)]
             over = [

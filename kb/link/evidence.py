@@ -34,6 +34,10 @@ from kb.errors import KbError, Problem
 from kb.reference.glossary import Glossary
 from kb.reference.glossary import load as load_glossary
 
+#: A concept at most this many carried rules name is distinctive: the size of a small family
+#: (the initiative's five rules), so a concept one family shares still tells it from the rest.
+FEW = 5
+
 DESCRIPTIONS_FILE = Path(__file__).resolve().parent.parent / "core" / "descriptions.yaml"
 HINTS_FILE = Path(__file__).with_name("hints.yaml")
 
@@ -94,7 +98,7 @@ class EvidenceTable:
     sections: dict[str, str] = field(default_factory=dict)
     _topics: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _named: dict[str, int] = field(default_factory=dict, repr=False)
-    _distinctive: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict, repr=False)
+    _distinctive: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def family_of(self, rule: str) -> Family | None:
         return next((f for f in self.families if f.holds(rule)), None)
@@ -111,22 +115,22 @@ class EvidenceTable:
             self._topics[rule] = frozenset(common)
         return self._topics[rule]
 
-    def distinctive(self, rule: str, few: int) -> frozenset[str]:
+    def distinctive(self, rule: str) -> frozenset[str]:
         """The rule's own concepts (its evidence less its family's subject) that tell it from
-        the other rules: those at most ``few`` carried rules name; the concepts its hint
+        the other rules: those at most :data:`FEW` carried rules name; the concepts its hint
         requires (the hint says they are its point: 725.4's leaving the game, named by nine
         rules); and, for a rule with none of these, its rarest own concepts (309.2b names only
         the command zone and leaving the game: without them it could never be linked)."""
-        if (rule, few) not in self._distinctive:
+        if rule not in self._distinctive:
             own = self.rules[rule].concepts - self.topic(rule)
-            found = {c for c in own if self.named_by(c) <= few}
+            found = {c for c in own if self.named_by(c) <= FEW}
             hint = self.hints.get(rule)
             found |= {c for need in (hint.requires if hint else ()) for c in need} & own
             if not found and own:
                 rarest = min(self.named_by(c) for c in own)
                 found = {c for c in own if self.named_by(c) == rarest}
-            self._distinctive[(rule, few)] = frozenset(found)
-        return self._distinctive[(rule, few)]
+            self._distinctive[rule] = frozenset(found)
+        return self._distinctive[rule]
 
     def named_by(self, concept: str) -> int:
         """How many carried rules' descriptions name ``concept``."""

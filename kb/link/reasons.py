@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.scoring import FEW, MENTIONED, gate, gate_phrase, untracked, votes_of
+from kb.link.scoring import MENTIONED, gate, gate_phrase, untracked, votes_of
 
 
 def explain(
@@ -57,7 +57,7 @@ def explain(
         (r for r, e in table.rules.items() if e.concepts & named),
         key=lambda r: (_covered(votes, r, table), r),
     )
-    own = sorted(table.distinctive(closest, FEW))
+    own = sorted(table.distinctive(closest))
     lacks = gate(closest, mentioned, table) or {"kind": "distinctive", "concepts": own}
     return {"kind": "weak", "concepts": sorted(named), "rule": closest, "lacks": lacks}
 

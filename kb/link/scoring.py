@@ -17,8 +17,9 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    subject) the group mentions, each times the group's vote. Rarer concepts weigh more, so a
    rule's distinctive concepts count most. A rule is a candidate only when the group mentions
    at least one of its distinctive concepts (:meth:`EvidenceTable.distinctive`: its own
-   concepts that at most :data:`FEW` carried rules name, those its hint requires, or else its
-   rarest): generic words ("ability", "the stack") add strength but never make a link alone.
+   concepts that at most :data:`kb.link.evidence.FEW` carried rules name, those its hint
+   requires, or else its rarest): generic words ("ability", "the stack") add strength but
+   never make a link alone.
 3. **Score**: the share of the rule's whole weighted evidence the group's votes cover (0 to 1).
 4. **Dominance.** A candidate is dropped when another rule explains all it explains and
    more: the other's mentioned concepts strictly contain its own (a ruling that restates
@@ -51,9 +52,6 @@ from dataclasses import dataclass
 
 from kb.link.evidence import EvidenceTable, evidence_table
 
-#: A concept at most this many carried rules name is distinctive: the size of a small family
-#: (the initiative's five rules), so a concept one family shares still tells it from the rest.
-FEW = 5
 #: A group restates a rule when it covers at least this share of the rule's weighted evidence.
 RESTATES = 0.5
 #: A group mentions a concept when at least this share of its languages do.
@@ -142,21 +140,25 @@ def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[st
     return out
 
 
-def candidates(
-    votes: Mapping[str, float], table: EvidenceTable, passing: list[set[str]] | None = None
-) -> list[RuleLink]:
-    """Every rule that passes the gates and names a distinctive concept, before dominance
-    (``passing``, if given, also gets the mentioned concepts of every rule that passes the
-    gates, distinctive or not)."""
+def passing(votes: Mapping[str, float], table: EvidenceTable) -> dict[str, frozenset[str]]:
+    """{rule: the concepts of it the group mentions} of every rule that passes the gates and
+    names something the group mentions, distinctive or not."""
+    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+    return {
+        rule: evidence.concepts & mentioned
+        for rule, evidence in table.rules.items()
+        if evidence.concepts & mentioned and not gate(rule, mentioned, table)
+    }
+
+
+def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLink]:
+    """Every rule that passes the gates and names a distinctive concept, before dominance."""
     mentioned = {c for c, share in votes.items() if share >= MENTIONED}
     weight, out = table.weight, []
-    for rule, evidence in table.rules.items():
-        if not evidence.concepts & mentioned or gate(rule, mentioned, table):
-            continue
+    for rule in passing(votes, table):
+        evidence = table.rules[rule]
         own = evidence.concepts - table.topic(rule)
-        distinctive = table.distinctive(rule, FEW)
-        if passing is not None:
-            passing.append(set(evidence.concepts & mentioned))
+        distinctive = table.distinctive(rule)
         if not distinctive & mentioned:
             continue
         strength = sum(votes.get(c, 0.0) * weight[c] for c in own)
@@ -190,16 +192,16 @@ def rules_for(
     votes = votes_of(found)
     if untracked(votes, table):
         return []
-    passing: list[set[str]] = []
-    links = candidates(votes, table, passing)
+    links = candidates(votes, table)
     # A rule the group explains less of than another rule that passes the gates is not the
     # group's subject, even when the other has no distinctive concept to be linked itself
     # (leaving the game with one's dungeon is 800.4a's, not 309.2b's).
+    passed = passing(votes, table).values()
     kept = [
         link
         for link in links
         if not any(_dominates(other, link) for other in links)
-        and not any(set(link.concepts) < named for named in passing)
+        and not any(set(link.concepts) < named for named in passed)
     ]
     return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
 
