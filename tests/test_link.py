@@ -209,6 +209,24 @@ def test_a_rule_explaining_more_drops_one_explaining_less_even_unlinked():
     assert "309.2b" in [l.rule for l in link.rules_for(["leave_game", "dungeon"])]
 
 
+def test_a_card_rule_brings_in_the_keyword_action_saying_the_same_when_the_group_ventures():
+    # 309.5a (the dungeon card's side) and 701.49b (the keyword action) state one step; the
+    # hint's `also` links the action's rule too, but only for a group that ventures.
+    moving = ["dungeon", "arrow", "command_zone", "room", "venture_marker"]
+    assert [l.rule for l in link.rules_for(moving + ["venture"])] == ["309.5a", "701.49b"]
+    assert [l.rule for l in link.rules_for(moving)] == ["309.5a"]
+    table = evidence.evidence_table()
+    plain = evidence.EvidenceTable(
+        table.rules,
+        table.weight,
+        table.families,
+        {r: h for r, h in table.hints.items() if not h.also},
+        table.contrasts,
+        table.sections,
+    )
+    assert [l.rule for l in link.rules_for(moving + ["venture"], table=plain)] == ["309.5a"]
+
+
 def test_most_specific_first_restated_rules_before_touched_ones():
     links = link.rules_for(
         {

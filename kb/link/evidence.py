@@ -68,11 +68,14 @@ class Family:
 class Hint:
     """A rule's hand-written supplement: ``requires`` (each entry must be mentioned; an entry
     is a set of concepts any one of which will do), ``excludes`` (none may be mentioned),
-    ``why`` (the reason, from the rule)."""
+    ``why`` (the reason, from the rule); ``also`` (a rule that says the same from another side:
+    a group linked to this rule that mentions one of ``when`` explains that one too)."""
 
     requires: tuple[frozenset[str], ...] = ()
     excludes: frozenset[str] = frozenset()
     why: str = ""
+    also: str = ""
+    when: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -236,6 +239,8 @@ def read_hints(
             ),
             concepts(h.get("excludes"), f"rule {rule}"),
             str(h.get("why", "")),
+            str(h.get("also", "")),
+            concepts(h.get("when"), f"rule {rule}"),
         )
         for rule, h in (data.get("rules") or {}).items()
     }

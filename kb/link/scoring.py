@@ -32,6 +32,10 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    and 701.49b), while a ruling on starting a dungeon links 701.49a and not 309.5b or
    701.49c, whose removal from the game it never mentions.
 
+5. **Restatements.** A rule whose hint names another that states the same from another side
+   (``also``: the dungeon card's 309.5a is the keyword action's 701.49b) brings that rule in
+   when the group mentions what the hint's ``when`` names (venturing) and it passes the gates.
+
 Links are ordered most specific first: the rules the group restates (score at least one half)
 before those it touches, each part by rule number. Ordering by raw score would make a group's
 first rule, which names the group (``726.4-f90a33``), flip between near-equal rules whenever a
@@ -154,28 +158,29 @@ def passing(votes: Mapping[str, float], table: EvidenceTable) -> dict[str, froze
 def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLink]:
     """Every rule that passes the gates and names a distinctive concept, before dominance."""
     mentioned = {c for c, share in votes.items() if share >= MENTIONED}
-    weight, out = table.weight, []
-    for rule in passing(votes, table):
-        evidence = table.rules[rule]
-        own = evidence.concepts - table.topic(rule)
-        distinctive = table.distinctive(rule)
-        if not distinctive & mentioned:
-            continue
-        strength = sum(votes.get(c, 0.0) * weight[c] for c in own)
-        total = sum(weight[c] for c in evidence.concepts)
-        score = sum(votes.get(c, 0.0) * weight[c] for c in evidence.concepts) / total
-        out.append(
-            RuleLink(
-                rule,
-                tuple(sorted(evidence.concepts & mentioned)),
-                round(score, 4),
-                round(strength, 4),
-                tuple(sorted(distinctive - mentioned)),
-                tuple(sorted(distinctive & mentioned)),
-                round(sum(weight[c] for c in distinctive - mentioned), 4),
-            )
-        )
-    return out
+    return [
+        link_to(rule, votes, table)
+        for rule in passing(votes, table)
+        if table.distinctive(rule) & mentioned
+    ]
+
+
+def link_to(rule: str, votes: Mapping[str, float], table: EvidenceTable) -> RuleLink:
+    """``rule`` as a group with ``votes`` explains it: its concepts, score and strength."""
+    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+    weight, evidence = table.weight, table.rules[rule]
+    own = evidence.concepts - table.topic(rule)
+    distinctive = table.distinctive(rule)
+    total = sum(weight[c] for c in evidence.concepts)
+    return RuleLink(
+        rule,
+        tuple(sorted(evidence.concepts & mentioned)),
+        round(sum(votes.get(c, 0.0) * weight[c] for c in evidence.concepts) / total, 4),
+        round(sum(votes.get(c, 0.0) * weight[c] for c in own), 4),
+        tuple(sorted(distinctive - mentioned)),
+        tuple(sorted(distinctive & mentioned)),
+        round(sum(weight[c] for c in distinctive - mentioned), 4),
+    )
 
 
 def rules_for(
@@ -203,7 +208,29 @@ def rules_for(
         if not any(_dominates(other, link) for other in links)
         and not any(set(link.concepts) < named for named in passed)
     ]
+    kept += restated(kept, votes, table)
     return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
+
+
+def restated(links: list[RuleLink], votes: Mapping[str, float], table: EvidenceTable):
+    """The rules that say what ``links`` say from another side (a hint's ``also``: 309.5a from
+    the dungeon card's side is 701.49b from the keyword action's), when the group mentions
+    what the hint's ``when`` names and the other rule passes the gates."""
+    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+    linked = {link.rule for link in links}
+    out: dict[str, RuleLink] = {}
+    for link in links:
+        hint = table.hints.get(link.rule)
+        other = hint.also if hint else ""
+        if (
+            other in table.rules
+            and other not in linked
+            and hint is not None
+            and (not hint.when or hint.when & mentioned)
+            and gate(other, mentioned, table) is None
+        ):
+            out[other] = link_to(other, votes, table)
+    return list(out.values())
 
 
 def _dominates(other: RuleLink, link: RuleLink) -> bool:
