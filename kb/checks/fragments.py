@@ -21,7 +21,8 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
-from kb.checks.findings import Corpus, Finding, Member, per_text
+from kb.checks.findings import WORD, Corpus, Finding, Member, per_text
+from kb.checks.frequencies import Lookup
 
 CHECKS = {
     "untranslated-fragment": "English words or phrases left in a translation",
@@ -38,14 +39,14 @@ _LANGUAGE = {"ru": "Russian", "it": "Italian", "fr": "French", "de": "German", "
 #: the previous build's (:mod:`kb.checks.update`): loading wordfreq's lists for a few changed
 #: texts would take longer than checking them.
 FREQUENCIES: dict[tuple[str, str], float] = {}
+#: Where the rest come from: :func:`check` names a corpus's words to it first.
+LOOKUP = Lookup()
 
 
 def zipf(word: str, lang: str) -> float:
     value = FREQUENCIES.get((word, lang))
     if value is None:
-        from wordfreq import zipf_frequency
-
-        value = FREQUENCIES[(word, lang)] = zipf_frequency(word, lang)
+        value = FREQUENCIES[(word, lang)] = LOOKUP.zipf(word, lang)
     return value
 
 
@@ -69,12 +70,26 @@ def classify(word: str, lang: str) -> str:
 
 
 def check(corpus: Corpus):
+    want_words(corpus)
     return per_text(
         corpus,
         lambda group, member: (
             () if member.lang == "en" else text_findings(corpus, group.others(member), member)
         ),
     )
+
+
+def want_words(corpus: Corpus) -> None:
+    """Name the words of the corpus's translations to :data:`LOOKUP`, in their language and
+    in English: what :func:`classify` asks about (found in each distinct text once)."""
+    by_lang: dict[str, set[str]] = {}
+    for m in corpus.members:
+        if m.lang != "en":
+            by_lang.setdefault(m.lang, set()).add(m.text)
+    for lang, texts in by_lang.items():
+        words = {w.lower() for w in set(WORD.findall("\n".join(texts)))}
+        LOOKUP.want(words, lang)
+        LOOKUP.want(words, "en")
 
 
 def text_findings(corpus: Corpus, others: list[Member], member: Member):
