@@ -167,6 +167,15 @@ def _concept_set(corpus: Corpus, member: Member) -> frozenset[str]:
     return found
 
 
+def _concept_counts(corpus: Corpus, member: Member) -> Counter:
+    """How many times the member's text names each concept, once per text."""
+    key = ("concept-counts", member.lang, member.text)
+    found = corpus.cache.get(key)
+    if found is None:
+        found = corpus.cache[key] = Counter(m.concept for m in corpus.matches(member))
+    return found
+
+
 def _names(
     corpus: Corpus,
     source: Member | None,
@@ -179,7 +188,7 @@ def _names(
     sentence, though another sentence keeps the name)."""
 
     def count(m: Member, concept_id: str) -> int:
-        return sum(x.concept == concept_id for x in corpus.matches(m))
+        return _concept_counts(corpus, m)[concept_id]
 
     for concept_id in sorted(present):
         if not corpus.concept(concept_id).keep_english:

@@ -22,7 +22,7 @@ import json
 import re
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from itertools import accumulate
 from typing import TYPE_CHECKING
@@ -57,7 +57,9 @@ class Finding:
     source: str = ""
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        # What dataclasses.asdict gives for these flat fields, without its deep copies (every
+        # finding is turned into a row, and 100,000 rulings have 36,000 findings).
+        return {name: getattr(self, name) for name in _FINDING_FIELDS}
 
     @property
     def id(self) -> str:
@@ -88,6 +90,9 @@ class Finding:
             self.check,
             self.message,
         )
+
+
+_FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 
 
 @dataclass(frozen=True)

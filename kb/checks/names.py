@@ -82,18 +82,29 @@ def misspelt(corpus: Corpus, member: Member):
             continue
         # The words from here, as many as the longest name has: split once per word, not
         # once per name (the rest of the text split again for each name was most of the time)
-        following = member.text[m.start() :].split(None, most)[:most]
-        candidates: dict[int, str] = {}
-        for concept, name, size in names:
-            candidate = candidates.get(size)
-            if candidate is None:
-                candidate = candidates[size] = " ".join(following[:size]).rstrip(".,;:!?)»”")
-            if candidate == name or len(candidate) < 5 or abs(len(candidate) - len(name)) > 3:
-                continue
-            if _misspelling(candidate, name):
-                yield synonym(
-                    member, concept, m.start(), m.start() + len(candidate), "the name misspelt"
-                )
+        following = tuple(member.text[m.start() :].split(None, most)[:most])
+        key = ("misspelt", following)
+        found = corpus.cache.get(key)
+        if found is None:  # the same capitalised words come back in text after text
+            found = corpus.cache[key] = _misspelt_names(names, following)
+        for concept, size in found:
+            yield synonym(member, concept, m.start(), m.start() + size, "the name misspelt")
+
+
+def _misspelt_names(names: list[tuple], following: tuple[str, ...]) -> list[tuple]:
+    """(concept, length of the words) of each name that the words ``following`` (as many as
+    the longest name has) begin with a misspelling of."""
+    found = []
+    candidates: dict[int, str] = {}
+    for concept, name, size in names:
+        candidate = candidates.get(size)
+        if candidate is None:
+            candidate = candidates[size] = " ".join(following[:size]).rstrip(".,;:!?)»”")
+        if candidate == name or len(candidate) < 5 or abs(len(candidate) - len(name)) > 3:
+            continue
+        if _misspelling(candidate, name):
+            found.append((concept, len(candidate)))
+    return found
 
 
 @lru_cache(maxsize=100_000)

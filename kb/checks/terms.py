@@ -27,6 +27,7 @@ otherwise.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from kb.checks.findings import Corpus, Member, per_text, texts, unexpected
 from kb.checks.names import misspelt, name_runs, other_name
@@ -56,14 +57,14 @@ def _member(corpus: Corpus, group, member: Member, usage: Counter):
     yield from misspelt(corpus, member)
     for match in corpus.matches(member):
         concept = corpus.concept(match.concept)
-        finding = _english(corpus, group.others(member), member, match, concept) or _variant(
+        finding = _english(corpus, group, member, match, concept) or _variant(
             member, match, concept, usage
         )
         if finding is not None:
             yield finding
 
 
-def _english(corpus, others, member: Member, match, concept):
+def _english(corpus, group, member: Member, match, concept):
     if member.lang == "en" or match.lang != "en" or concept.keep_english:
         return None
     local = concept.term(member.lang)
@@ -71,7 +72,7 @@ def _english(corpus, others, member: Member, match, concept):
         return None
     translated = sorted(
         o.lang
-        for o in others
+        for o in group.others(member)
         if any(m.concept == concept.id and m.lang == o.lang for m in corpus.matches(o))
     )
     also = f"; translated in {', '.join(translated)}" if translated else ""
@@ -141,6 +142,12 @@ def _own_match(corpus: Corpus, member: Member, match) -> bool:
 
 
 def _term_index(surface: str, terms: list[str]) -> int | None:
+    return _index(surface, tuple(terms))
+
+
+@lru_cache(maxsize=100_000)
+def _index(surface: str, terms: tuple[str, ...]) -> int | None:
+    """Which of ``terms`` ``surface`` is (once per surface: every text matches the same few)."""
     for index, term in enumerate(terms):
         if _is_term(surface, term):
             return index
