@@ -53,12 +53,26 @@ def _member(corpus: Corpus, group, member: Member):
         # (most texts have no condition); the sentence pairings are not even needed.
         if not any(occurrences(m.text, m.lang, kind) for m in (member, *witnesses)):
             continue
-        differing = [not _agrees(corpus, kind, member, w) for w in witnesses]
         # A finding needs the source to differ, or without one at least two translations
         # (:func:`kb.checks.findings.majority` of two or more): else nothing is reported.
-        if differing[0] if source is not None else sum(differing) >= 2:
+        if (
+            _differing(corpus, kind, member, [source]) == 1
+            if source is not None
+            else _differing(corpus, kind, member, witnesses) == 2
+        ):
             pairs = [pairing(corpus, member, w) for w in witnesses]
             yield from _compare(kind, member, source, witnesses, pairs)
+
+
+def _differing(corpus: Corpus, kind: str, member: Member, witnesses: list[Member]) -> int:
+    """How many of ``witnesses`` :func:`_agrees` says differ, counted up to two (the most
+    :func:`_member` asks about)."""
+    count = 0
+    for witness in witnesses:
+        count += not _agrees(corpus, kind, member, witness)
+        if count == 2:
+            break
+    return count
 
 
 def _agrees(corpus: Corpus, kind: str, member: Member, witness: Member) -> bool:

@@ -140,12 +140,20 @@ class Group:
     def others(self, member: Member) -> list[Member]:
         """The translations of ``member``: one per other language (a ruling shared by several
         cards has one text per card, and counting each would outvote the other languages).
-        The source is not among them: see :attr:`source`."""
-        return [
-            m
-            for lang, m in self._first_per_language.items()
-            if lang != member.lang and not m.is_source
-        ]
+        The source is not among them: see :attr:`source`. One list per language, made once
+        (every family asks for every text): not to be changed."""
+        found = self._others.get(member.lang)
+        if found is None:
+            found = self._others[member.lang] = [
+                m
+                for lang, m in self._first_per_language.items()
+                if lang != member.lang and not m.is_source
+            ]
+        return found
+
+    @cached_property
+    def _others(self) -> dict[str, list[Member]]:
+        return {}
 
     @cached_property
     def source(self) -> Member | None:

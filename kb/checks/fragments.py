@@ -17,9 +17,8 @@ English); a single very common English word is a warning.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left
 from functools import lru_cache
-from itertools import accumulate
 
 from kb.checks.findings import WORD, Corpus, Finding, Member, per_text
 from kb.checks.frequencies import Lookup
@@ -152,25 +151,29 @@ def _kept_spans(corpus: Corpus, member: Member) -> list[tuple[int, int]]:
 
 
 def _runs(member: Member, kept: list[tuple[int, int]]):
-    """Maximal runs of English and bridging words, trimmed of bridging words at both ends."""
+    """Maximal runs of English and bridging words (next to each other, spaces between them),
+    trimmed of bridging words at both ends."""
+    words, lang = member.words, member.lang
+    inside = _inside(words, kept)
+    # A word inside a kept span is local, and classify is not asked about it (nor wordfreq).
+    candidates = [
+        i for i, w in enumerate(words) if i not in inside and classify(w.group(0), lang) != LOCAL
+    ]
     run: list[re.Match] = []
-    inside = _Spans(kept)
-    for word in member.words + [None]:
-        kind = LOCAL if word is None or inside.holds(word) else classify(word.group(0), member.lang)
-        # Whether the run goes on is asked only of a word that could extend it.
-        if (
-            word is not None
-            and kind != LOCAL
-            and (not run or _GAP.fullmatch(member.text[run[-1].end() : word.start()]))
+    for i in candidates:
+        word = words[i]
+        if run and (
+            run[-1] is not words[i - 1]
+            or not _GAP.fullmatch(member.text[run[-1].end() : word.start()])
         ):
-            run.append(word)
-            continue
-        if not run and word is not None:
-            continue  # a local word after a local word: no run to end, none to start
-        trimmed = _trim(run, member.lang)
-        if trimmed:
-            yield trimmed
-        run = [word] if word is not None and kind != LOCAL else []
+            trimmed = _trim(run, lang)
+            if trimmed:
+                yield trimmed
+            run = []
+        run.append(word)
+    trimmed = _trim(run, lang)
+    if trimmed:
+        yield trimmed
 
 
 def _trim(run: list[re.Match], lang: str) -> list[re.Match]:
@@ -178,18 +181,20 @@ def _trim(run: list[re.Match], lang: str) -> list[re.Match]:
     return run[english[0] : english[-1] + 1] if english else []
 
 
-class _Spans:
-    """Whether a word lies inside one of some spans, in log time (a text has many words)."""
-
-    def __init__(self, spans: list[tuple[int, int]]):
-        spans = sorted(spans)
-        self.starts = [start for start, _ in spans]
-        # reach[k]: the furthest end of the spans starting at or before starts[k]
-        self.reach = list(accumulate((end for _, end in spans), max))
-
-    def holds(self, word: re.Match) -> bool:
-        k = bisect_right(self.starts, word.start()) - 1
-        return k >= 0 and self.reach[k] >= word.end()
+def _inside(words: list[re.Match], spans: list[tuple[int, int]]) -> set[int]:
+    """The indexes of the ``words`` that lie whole inside one of the ``spans``: found from the
+    spans (a text has a few), each looking at the words from its start on."""
+    if not spans:
+        return set()
+    starts = [w.start() for w in words]
+    found = set()
+    for a, b in spans:
+        i = bisect_left(starts, a)
+        while i < len(words) and starts[i] < b:
+            if words[i].end() <= b:
+                found.add(i)
+            i += 1
+    return found
 
 
 def _shared(excerpt: str, others: list[Member]) -> bool:
