@@ -72,6 +72,8 @@ class Glossary:
     _regex: dict = field(default_factory=dict, repr=False)
     #: (text, lang, also) -> matches: stages ask again for texts earlier stages matched.
     _found: dict = field(default_factory=dict, repr=False)
+    #: lang -> what :meth:`_needles` says.
+    _by_needle: dict = field(default_factory=dict, repr=False)
 
     @cached_property
     def by_id(self) -> dict[str, Concept]:
@@ -112,23 +114,53 @@ class Glossary:
         lowered = text.lower()
         # Offsets in the lowercased text are offsets in the text unless lowering changed a length.
         aligned = len(lowered) == len(text)
-        for concept in self.concepts:
+        codes = (lang, *also)
+        # Most concepts are absent from a text: only those of which the text holds a needle
+        # (or that have none) are matched, in glossary order.
+        candidates = [self._candidates(code, lowered) for code in codes]
+        for index in sorted(set().union(*candidates)):
+            concept = self.concepts[index]
             spans: list[Match] = []
-            for code in (lang, *also):
-                regex, needles = self.compiled(concept, code)
-                if regex is None:
+            for code, among in zip(codes, candidates):
+                if index not in among:
                     continue
-                if not needles:
-                    matches = regex.finditer(text)
-                elif not any(n in lowered for n in needles):
-                    continue  # most concepts are absent from a text: ruled out cheaply
-                elif aligned:
+                regex, needles = self.compiled(concept, code)
+                if needles and aligned:
                     matches = _matches_at(regex, text, _positions(lowered, needles))
                 else:
                     matches = regex.finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
         return tuple(sorted(found, key=lambda m: (m.start, -m.end, m.concept)))
+
+    def _candidates(self, code: str, lowered: str) -> set[int]:
+        """The indexes of the concepts with patterns in ``code`` that may match ``lowered``: one
+        of their needles is in it, or they have none. One test per needle, not per concept
+        (a needle is shared by several concepts, and testing it is cheaper than a loop)."""
+        by_needle, always = self._needles(code)
+        found = set(always)
+        for needle, indexes in by_needle.items():
+            if needle in lowered:
+                found.update(indexes)
+        return found
+
+    def _needles(self, code: str) -> tuple[dict[str, list[int]], tuple[int, ...]]:
+        """({needle: indexes of the concepts it finds}, indexes of the concepts whose patterns
+        in ``code`` have no needle), from :meth:`compiled`, once per language."""
+        cached = self._by_needle.get(code)
+        if cached is None:
+            by_needle: dict[str, list[int]] = {}
+            always: list[int] = []
+            for index, concept in enumerate(self.concepts):
+                regex, needles = self.compiled(concept, code)
+                if regex is None:
+                    continue
+                if not needles:
+                    always.append(index)
+                for needle in needles:
+                    by_needle.setdefault(needle, []).append(index)
+            cached = self._by_needle[code] = (by_needle, tuple(always))
+        return cached
 
     def concept_ids(self, text: str, lang: str, also: tuple[str, ...] = ()) -> set[str]:
         return {m.concept for m in self.find(text, lang, also)}
