@@ -13,23 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from jinja2 import pass_context
+from jinja2 import pass_eval_context
 from markupsafe import Markup
 
 
-def gettext_callables(translations) -> dict[str, Callable[..., Any]]:
-    """``gettext``, ``ngettext`` and ``_`` for the templates, as jinja2's newstyle gettext
-    makes them (the translation, as ``Markup`` when autoescaping, then ``% variables``, even
-    with none), each string looked up and wrapped once. ``_`` calls gettext itself rather than
-    jinja2's alias, which resolves and calls it through the context on every use."""
-    plain: dict[str, Any] = {}  # a string without variables: the finished result
+def markup_gettext(translations) -> Callable[..., Markup]:
+    """``gettext(string, **variables)`` as the templates' gettext answers where they
+    autoescape (all of the site's do): the translation as ``Markup``, then ``% variables``
+    (even with none), each string looked up and wrapped once. For what Python writes into
+    pages (:mod:`kb.site.fragments`)."""
+    plain: dict[str, Markup] = {}  # a string without variables: the finished result
     wrapped: dict[str, Markup] = {}
-    lookup, nlookup = translations.gettext, translations.ngettext
+    lookup = translations.gettext
 
-    @pass_context
-    def gettext(context, string: str, **variables):
-        if not context.eval_ctx.autoescape:
-            return lookup(string) % variables
+    def gettext(string: str, **variables) -> Markup:
         if not variables:
             done = plain.get(string)
             if done is None:
@@ -40,11 +37,30 @@ def gettext_callables(translations) -> dict[str, Callable[..., Any]]:
             template = wrapped[string] = Markup(lookup(string))
         return template % variables
 
-    @pass_context
-    def ngettext(context, singular: str, plural: str, num: int, **variables):
+    return gettext
+
+
+def gettext_callables(translations, markup: Callable[..., Markup]) -> dict[str, Callable[..., Any]]:
+    """``gettext``, ``ngettext`` and ``_`` for the templates, as jinja2's newstyle gettext
+    makes them (the translation, as ``Markup`` when autoescaping, then ``% variables``, even
+    with none); ``markup``: :func:`markup_gettext` of the same catalog. ``_`` calls gettext
+    itself rather than jinja2's alias, which resolves and calls it through the context on
+    every use. They take the evaluation context (all they need is whether it autoescapes),
+    not the template context: jinja2 derives a new context for each call of a context
+    function inside a loop."""
+    lookup, nlookup = translations.gettext, translations.ngettext
+
+    @pass_eval_context
+    def gettext(eval_ctx, string: str, **variables):
+        if not eval_ctx.autoescape:
+            return lookup(string) % variables
+        return markup(string, **variables)
+
+    @pass_eval_context
+    def ngettext(eval_ctx, singular: str, plural: str, num: int, **variables):
         variables.setdefault("num", num)
         text = nlookup(singular, plural, num)
-        if context.eval_ctx.autoescape:
+        if eval_ctx.autoescape:
             text = Markup(text)
         return text % variables
 

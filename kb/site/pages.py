@@ -8,7 +8,6 @@ call are :mod:`kb.site.templating`'s (its public names are also importable from 
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 
@@ -213,9 +212,13 @@ def _write(
     if folder not in made:
         os.makedirs(folder, exist_ok=True)
         made.add(folder)
-    # A file already there is hard-linked from the previous build: replace it, never write into
-    # it (that would change the previous build too).
-    with contextlib.suppress(FileNotFoundError):
+    data = html.encode("utf-8")
+    try:
+        file = open(target, "xb")  # noqa: SIM115 - closed below
+    except FileExistsError:
+        # Hard-linked from the previous build: replace it, never write into it (that would
+        # change the previous build too). Rare: a full build's files are all new.
         os.unlink(target)
-    with open(target, "wb") as file:
-        file.write(html.encode("utf-8"))
+        file = open(target, "xb")  # noqa: SIM115
+    with file:
+        file.write(data)

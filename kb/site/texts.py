@@ -42,6 +42,11 @@ def translate(text: str, ui: str) -> str:
     return i18n.translations(ui).gettext(text) if text else text
 
 
+#: The words of a ruling page's "why this rule" block (:func:`kb.site.fragments.why_block`).
+WHY_RULE = N_("Why this rule")
+WHY_SCORE = N_("score %(score)s")
+WHY_NAMED = N_("The translations name:")
+
 CHECKS = {
     "sentence-count": N_("Sentence count"),
     "missing-concept": N_("Missing concept"),
