@@ -113,6 +113,8 @@ def environment(ui: str) -> Environment:
         labels=lambda ids: ", ".join(concept_label(c) for c in ids),
         printed_on=lambda member, link, cards: printed_on(member, link, cards, ui),
         printed_list=lambda run, link, cards: printed_list(run, link, cards, ui),
+        card_rulings=lambda card, site, link, label: card_rulings(card, site, link, label, ui),
+        lang_rulings=lambda card, site, link: lang_rulings(card, site, link, ui),
         shared=fragments.shared(env),
         switcher=fragments.switcher(ui, i18n.autonym),
         why=fragments.why_block(markup, decimal, concept_label, language_name),
@@ -226,6 +228,39 @@ def printed_list(run: list[dict], link: Links, cards: dict, ui: str) -> Markup:
     for number, member in enumerate(run):
         ident = f' id="{escape(anchor_of(member))}"' if number else ""
         items.append(f"<li{ident}>{printed_on(member, link, cards, ui)}</li>\n")
+    return Markup("".join(items))
+
+
+def card_rulings(card: dict, site, link: Links, label: str, ui: str) -> Markup:
+    """The items of a card page's list of rulings: each ruling in the reader's language where
+    its group has it, its date, and a link (``label``) to all its translations. Made here,
+    like :func:`printed_on`: a tree's card pages list every ruling once."""
+    items = []
+    for ruling in card["rulings"]:
+        group = site.group_of(ruling["id"])
+        shown = in_reader_lang(group, ui) or ruling
+        date = ruling["date"]
+        items.append(
+            f'<li>\n<blockquote lang="{escape(shown["lang"])}" translate="no"><p>'
+            f'{escape(shown["text"])}</p></blockquote>\n<p class="meta"><time '
+            f'datetime="{escape(date)}">{escape(i18n.date(date, ui))}</time> · '
+            f'<a href="{escape(link.group(group, shown))}">{escape(label)}</a></p>\n</li>\n'
+        )
+    return Markup("".join(items))
+
+
+def lang_rulings(card: dict, site, link: Links, ui: str) -> Markup:
+    """The items of a card's list on its language's page: each ruling's date and opening,
+    linked to its place on its group's page."""
+    items = []
+    for ruling in card["rulings"]:
+        date = ruling["date"]
+        items.append(
+            f'<li><time datetime="{escape(date)}">{escape(i18n.date(date, ui))}</time> · '
+            f'<a href="{escape(link.group(site.group_of(ruling["id"]), ruling))}" '
+            f'lang="{escape(ruling["lang"])}" translate="no">{escape(excerpt(ruling["text"]))}'
+            "</a></li>\n"
+        )
     return Markup("".join(items))
 
 
