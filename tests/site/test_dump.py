@@ -8,6 +8,7 @@ import shutil
 import sqlite_utils
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_values import SCALARS
 
 from kb import align
 from kb.export import json as export
@@ -96,15 +97,8 @@ def test_without_the_kernel_copy_the_pieces_are_copied_by_hand(seed_site, tmp_pa
     assert (tmp_path / "again.json").read_text(encoding="utf-8") == export.to_json(db)
 
 
-_SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats()
-    | st.text()
-)
 _VALUES = st.recursive(
-    _SCALARS,
+    SCALARS,
     lambda inner: (
         st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
     ),

@@ -7,18 +7,12 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_values import SCALARS
 
 from kb.site import dump
 
-_SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats()
-    | st.text()
-)
 _VALUES = st.recursive(
-    _SCALARS,
+    SCALARS,
     lambda inner: (
         st.lists(inner, max_size=4)
         | st.tuples(inner, inner)
@@ -35,7 +29,7 @@ _AWKWARD += [float("inf"), 2**64, "1e-05 NaN", "\ud800", {1: "x"}, [], {}]
 @given(
     st.dictionaries(st.text(max_size=8).filter(lambda k: k != "rulings"), _VALUES, max_size=6),
     st.sampled_from(_AWKWARD),
-    st.lists(st.dictionaries(st.text(max_size=4), _SCALARS, max_size=3), max_size=2),
+    st.lists(st.dictionaries(st.text(max_size=4), SCALARS, max_size=3), max_size=2),
 )
 def test_a_head_encoded_by_orjson_is_the_bytes_json_gives(head, awkward, rulings):
     group = {"id": "g", **head, "links": {"726.3": {"score": awkward}}, "rulings": rulings}
