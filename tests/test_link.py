@@ -225,6 +225,10 @@ def test_a_card_rule_brings_in_the_keyword_action_saying_the_same_when_the_group
         table.sections,
     )
     assert [l.rule for l in link.rules_for(moving + ["venture"], table=plain)] == ["309.5a"]
+    # 701.49d refers a venture into Undercity from a dungeon's last room to 701.49c.
+    into = ["dungeon", "venture_into_undercity", "undercity", "room", "venture_marker"]
+    assert [l.rule for l in link.rules_for(into + ["last_room"])] == ["701.49c", "701.49d"]
+    assert [l.rule for l in link.rules_for(into + ["first_room"])] == ["701.49d"]
 
 
 def test_most_specific_first_restated_rules_before_touched_ones():
