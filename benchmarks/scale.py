@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import site_search  # noqa: E402
 import synth  # noqa: E402
 
 GROWTH_GOAL = 11.0
@@ -181,26 +182,6 @@ def _pairs(labels) -> int:
     return sum(n * (n - 1) // 2 for n in Counter(labels).values())
 
 
-def pagefind(site: Path, scratch: Path) -> float:
-    """Wall seconds of Pagefind indexing ``site`` (its index written to ``scratch``)."""
-    shutil.rmtree(scratch, ignore_errors=True)
-    started = time.perf_counter()
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pagefind",
-            "--site",
-            str(site),
-            "--output-path",
-            str(scratch),
-            "--silent",
-        ],
-        check=True,
-    )
-    return time.perf_counter() - started
-
-
 #: The incremental edits, each in the middle file of the corpus: a ruling printed on every card
 #: (its copy on this card becomes a text of its own, next to a group of thousands) and a ruling
 #: of this card only (the usual edit); each gets its first word appended, as a careless edit.
@@ -265,7 +246,7 @@ def measure(size: int, work: Path, with_pagefind: bool, with_incremental: bool) 
         "recall": recall,
     }
     if with_pagefind:
-        result["pagefind"] = pagefind(site, folder / "pagefind-out")
+        result["pagefind"] = site_search.pagefind(site, folder / "pagefind-out")
     if with_incremental:
         result["incremental"] = incremental(folder, figures["wall"])
     return result
