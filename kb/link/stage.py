@@ -57,7 +57,7 @@ def build_stage(ctx) -> None:
 _VOTES = """
     WITH texts AS (
         SELECT m.group_id, r.lang, MIN(r.id) AS ruling_id
-        FROM memberships m CROSS JOIN rulings r ON r.id = m.ruling_id {where}
+        FROM memberships m CROSS JOIN rulings r ON r.id = m.ruling_id{where}
         GROUP BY m.group_id, r.lang, r.text),
     langs AS (SELECT group_id, COUNT(DISTINCT lang) AS n FROM texts GROUP BY group_id)
     SELECT l.group_id, l.n, c.concept, c.k FROM langs l LEFT JOIN (
@@ -73,15 +73,7 @@ def group_votes(
     """{group id: {concept: share of the group's languages whose texts mention it}} of every
     stored group (or of the groups ``ids``)."""
     votes: dict[str, dict[str, float]] = {}
-    wheres = (
-        [("", [])]
-        if ids is None
-        else [
-            (f"WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
-            for chunk in store.chunks(ids)
-        ]
-    )
-    for where, params in wheres:
+    for where, params in store.wheres("m.group_id", ids):
         for group_id, langs, concept, naming in db.execute(_VOTES.format(where=where), params):
             mine = votes.setdefault(group_id, {})
             if concept is not None:
@@ -103,18 +95,13 @@ def link_groups(
     a rule more (docs/development.md, "How to add a rule")."""
     schema.create(db, "group_rules")
     table = table or evidence_table(carried)
-    if ids is None:
-        found = [row[0] for row in db.execute("SELECT id FROM groups ORDER BY id")]
-    else:
-        found = sorted(
-            {
-                row[0]
-                for chunk in store.chunks(ids)
-                for row in db.execute(
-                    f"SELECT id FROM groups WHERE id IN ({', '.join('?' * len(chunk))})", chunk
-                )
-            }
-        )
+    found = sorted(
+        {
+            row[0]
+            for where, params in store.wheres("id", ids)
+            for row in db.execute(f"SELECT id FROM groups{where}", params)
+        }
+    )
     votes = group_votes(db, None if ids is None else found)
     known: dict[tuple, list[RuleLink]] = {}  # thousands of groups share a few concept sets
     linked, lines = [], []
@@ -149,14 +136,8 @@ def link_groups(
                 }
             )
     with db.conn:
-        if ids is None:
-            db.table("group_rules").delete_where()
-        else:
-            for chunk in store.chunks(ids):
-                db.execute(
-                    f"DELETE FROM group_rules WHERE group_id IN ({', '.join('?' * len(chunk))})",
-                    chunk,
-                )
+        for where, params in store.wheres("group_id", ids):
+            db.execute(f"DELETE FROM group_rules{where}", params)
         db.table("group_rules").insert_all(rows)
     return lines
 
@@ -188,15 +169,7 @@ def links(db: sqlite_utils.Database, ids: list[str] | None = None) -> dict[str, 
     out: dict[str, list[dict]] = {}
     if "group_rules" not in db.table_names():
         return out
-    wheres = (
-        [("", [])]
-        if ids is None
-        else [
-            (f" WHERE group_id IN ({', '.join('?' * len(chunk))})", chunk)
-            for chunk in store.chunks(ids)
-        ]
-    )
-    for where, params in wheres:
+    for where, params in store.wheres("group_id", ids):
         for row in db.query(f"SELECT * FROM group_rules{where} ORDER BY group_id, rank", params):
             out.setdefault(row["group_id"], []).append(link_row(row))
     return out
@@ -294,12 +267,7 @@ def _evidence(
     dates: dict[str, Counter] = {}
     surfaces: dict[str, dict[str, dict[str, str]]] = {}
     ids = [group_id for group_id, _ in linked]
-    for chunk in [None] if whole else store.chunks(ids):
-        where, params = (
-            ("", [])
-            if chunk is None
-            else (f" WHERE m.group_id IN ({', '.join('?' * len(chunk))})", chunk)
-        )
+    for where, params in store.wheres("m.group_id", None if whole else ids):
         for group_id, date, count in db.execute(
             "SELECT m.group_id, r.date, COUNT(*) FROM memberships m JOIN rulings r ON "
             "r.id = m.ruling_id" + where + " GROUP BY m.group_id, r.date",

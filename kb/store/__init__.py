@@ -51,6 +51,16 @@ def chunks(values, size: int = 500):
         yield values[start : start + size]
 
 
+def wheres(column: str, values=None) -> list[tuple[str, list]]:
+    """A query's `` WHERE column IN (?, ...)`` clause and its parameters for each of
+    :func:`chunks` of ``values``; ``values`` None: one empty clause (every row)."""
+    if values is None:
+        return [("", [])]
+    return [
+        (f" WHERE {column} IN ({', '.join('?' * len(chunk))})", chunk) for chunk in chunks(values)
+    ]
+
+
 def open_existing(path: str | Path) -> sqlite_utils.Database:
     """Open a store that must already exist (for read commands); raise FileNotFoundError if not."""
     path = Path(path)
@@ -184,15 +194,10 @@ def delete_with_dependents(
                     raise ValueError(f"{child}: a compound foreign key is not followed")
                 keys = [row[0] for row in _select(db, table, fk.other_column, column, values)]
                 delete_with_dependents(db, child, fk.column, keys)
-    for chunk in chunks(values):
-        db.execute(
-            f"DELETE FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})", chunk
-        )
+    for where, params in wheres(f"[{column}]", values):
+        db.execute(f"DELETE FROM [{table}]{where}", params)
 
 
 def _select(db, table: str, wanted: str, column: str, values: list[str]):
-    for chunk in chunks(values):
-        yield from db.execute(
-            f"SELECT [{wanted}] FROM [{table}] WHERE [{column}] IN ({', '.join('?' * len(chunk))})",
-            chunk,
-        ).fetchall()
+    for where, params in wheres(f"[{column}]", values):
+        yield from db.execute(f"SELECT [{wanted}] FROM [{table}]{where}", params).fetchall()
