@@ -95,7 +95,7 @@ def why_missed(rule: str, votes: dict[str, float]) -> str:
     """Why the linker did not link ``rule`` for a group with ``votes``: a gate, no distinctive
     concept, or another candidate explaining more; and the rule's concepts the group lacks."""
     table = link.evidence_table()
-    mentioned = {c for c, share in votes.items() if share >= scoring.MENTIONED}
+    mentioned = scoring.mentioned_in(votes)
     lacking = ", ".join(sorted(table.rules[rule].concepts - mentioned)) or "none"
     found = scoring.gate(rule, mentioned, table)
     if found:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.scoring import MENTIONED, gate, gate_phrase, untracked, votes_of
+from kb.link.scoring import gate, gate_phrase, mentioned_in, untracked, votes_of
 
 
 def explain(
@@ -44,7 +44,7 @@ def explain(
     if not table.rules:
         return {"kind": "no_rules"}
     votes = votes_of(found)
-    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+    mentioned = mentioned_in(votes)
     if not mentioned:
         return {"kind": "no_concepts"}
     missing = untracked(votes, table)

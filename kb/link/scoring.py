@@ -132,12 +132,16 @@ def gate_phrase(found: dict) -> str:
     }[found["kind"]]
 
 
+def mentioned_in(votes: Mapping[str, float]) -> set[str]:
+    """The concepts a group mentions: those at least :data:`MENTIONED` of its languages name."""
+    return {c for c, share in votes.items() if share >= MENTIONED}
+
+
 def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[str, str]]:
     """(concept, rule section) of the designations the group mentions whose rules the core
     does not carry: such a group is about something else, and gets no link at all."""
-    mentioned = [c for c, share in votes.items() if share >= MENTIONED]
     out = []
-    for concept in sorted(set(mentioned) & set(table.sections)):
+    for concept in sorted(mentioned_in(votes) & set(table.sections)):
         section = table.sections[concept]
         if not any(r == section or r.startswith(section + ".") for r in table.rules):
             out.append((concept, section))
@@ -147,7 +151,7 @@ def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[st
 def passing(votes: Mapping[str, float], table: EvidenceTable) -> dict[str, frozenset[str]]:
     """{rule: the concepts of it the group mentions} of every rule that passes the gates and
     names something the group mentions, distinctive or not."""
-    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+    mentioned = mentioned_in(votes)
     return {
         rule: evidence.concepts & mentioned
         for rule, evidence in table.rules.items()
@@ -155,19 +159,24 @@ def passing(votes: Mapping[str, float], table: EvidenceTable) -> dict[str, froze
     }
 
 
-def candidates(votes: Mapping[str, float], table: EvidenceTable) -> list[RuleLink]:
-    """Every rule that passes the gates and names a distinctive concept, before dominance."""
-    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+def candidates(
+    votes: Mapping[str, float],
+    table: EvidenceTable,
+    passed: Mapping[str, frozenset[str]] | None = None,
+) -> list[RuleLink]:
+    """Every rule that passes the gates and names a distinctive concept, before dominance
+    (``passed``: :func:`passing`'s answer, when the caller has it)."""
+    mentioned = mentioned_in(votes)
     return [
         link_to(rule, votes, table)
-        for rule in passing(votes, table)
+        for rule in (passing(votes, table) if passed is None else passed)
         if table.distinctive(rule) & mentioned
     ]
 
 
 def link_to(rule: str, votes: Mapping[str, float], table: EvidenceTable) -> RuleLink:
     """``rule`` as a group with ``votes`` explains it: its concepts, score and strength."""
-    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+    mentioned = mentioned_in(votes)
     weight, evidence = table.weight, table.rules[rule]
     own = evidence.concepts - table.topic(rule)
     distinctive = table.distinctive(rule)
@@ -197,16 +206,16 @@ def rules_for(
     votes = votes_of(found)
     if untracked(votes, table):
         return []
-    links = candidates(votes, table)
+    passed = passing(votes, table)
+    links = candidates(votes, table, passed)
     # A rule the group explains less of than another rule that passes the gates is not the
     # group's subject, even when the other has no distinctive concept to be linked itself
     # (leaving the game with one's dungeon is 800.4a's, not 309.2b's).
-    passed = passing(votes, table).values()
     kept = [
         link
         for link in links
         if not any(_dominates(other, link) for other in links)
-        and not any(set(link.concepts) < named for named in passed)
+        and not any(set(link.concepts) < named for named in passed.values())
     ]
     kept += restated(kept, votes, table)
     return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
@@ -216,20 +225,15 @@ def restated(links: list[RuleLink], votes: Mapping[str, float], table: EvidenceT
     """The rules that say what ``links`` say from another side (a hint's ``also``: 309.5a from
     the dungeon card's side is 701.49b from the keyword action's), when the group mentions
     what the hint's ``when`` names and the other rule passes the gates."""
-    mentioned = {c for c, share in votes.items() if share >= MENTIONED}
+    mentioned = mentioned_in(votes)
     linked = {link.rule for link in links}
     out: dict[str, RuleLink] = {}
     for link in links:
         hint = table.hints.get(link.rule)
-        other = hint.also if hint else ""
-        if (
-            other in table.rules
-            and other not in linked
-            and hint is not None
-            and (not hint.when or hint.when & mentioned)
-            and gate(other, mentioned, table) is None
-        ):
-            out[other] = link_to(other, votes, table)
+        if not hint or hint.also not in table.rules or hint.also in linked:
+            continue
+        if (not hint.when or hint.when & mentioned) and gate(hint.also, mentioned, table) is None:
+            out[hint.also] = link_to(hint.also, votes, table)
     return list(out.values())
 
 
