@@ -204,24 +204,24 @@ def copies(members: list[dict]) -> list[list[dict]]:
     return list(runs.values())
 
 
-_PRINTED_ON = (
-    '<a href="{}" lang="{}">{}</a> · <time datetime="{}">{}</time> · '
-    '<span class="source">{}:{}</span>'
-)
+_PRINTED_ON = '<a href="{}" lang="{}">{}</a> · {} · <span class="source">{}:{}</span>'
+
+
+def time_tag(iso: str, ui: str) -> str:
+    """A ruling's date as the pages show it: ``<time>`` with the ISO date, in ``ui``'s words."""
+    return f'<time datetime="{escape(iso)}">{escape(i18n.date(iso, ui))}</time>'
 
 
 def printed_on(member: dict, link: Links, cards: dict, ui: str) -> Markup:
     """The line of a ruling page naming a member's card, date and place in its file. Made
     here, not by a template macro: the page of a ruling printed on 2,000 cards lists 10,000
     of them, and a macro cost 13 µs a line, six languages over (this costs 3)."""
-    date = member["date"]
     return Markup(
         _PRINTED_ON.format(
             escape(link.card(cards[member["card_id"]])),
             escape(member["lang"]),
             escape(member["card"]),
-            escape(date),
-            escape(i18n.date(date, ui)),
+            time_tag(member["date"], ui),
             escape(member["source"]),
             escape(member["line"]),
         )
@@ -246,11 +246,10 @@ def card_rulings(card: dict, site, link: Links, label: str, ui: str) -> Markup:
     for ruling in card["rulings"]:
         group = site.group_of(ruling["id"])
         shown = in_reader_lang(group, ui) or ruling
-        date = ruling["date"]
         items.append(
             f'<li>\n<blockquote lang="{escape(shown["lang"])}" translate="no"><p>'
-            f'{escape(shown["text"])}</p></blockquote>\n<p class="meta"><time '
-            f'datetime="{escape(date)}">{escape(i18n.date(date, ui))}</time> · '
+            f'{escape(shown["text"])}</p></blockquote>\n<p class="meta">'
+            f"{time_tag(ruling['date'], ui)} · "
             f'<a href="{escape(link.group(group, shown))}">{escape(label)}</a></p>\n</li>\n'
         )
     return Markup("".join(items))
@@ -261,9 +260,8 @@ def lang_rulings(card: dict, site, link: Links, ui: str) -> Markup:
     linked to its place on its group's page."""
     items = []
     for ruling in card["rulings"]:
-        date = ruling["date"]
         items.append(
-            f'<li><time datetime="{escape(date)}">{escape(i18n.date(date, ui))}</time> · '
+            f"<li>{time_tag(ruling['date'], ui)} · "
             f'<a href="{escape(link.group(site.group_of(ruling["id"]), ruling))}" '
             f'lang="{escape(ruling["lang"])}" translate="no">{escape(excerpt(ruling["text"]))}'
             "</a></li>\n"
