@@ -123,11 +123,11 @@ def _short(text: str, size: int = 50) -> str:
 
 
 def _concepts(corpus: Corpus, source: Member | None, member: Member, others: list[Member]):
-    present = _concept_set(corpus, member)
-    seen = Counter(c for o in others for c in _concept_set(corpus, o))
+    present = _concept_counts(corpus, member)
+    seen = Counter(c for o in others for c in _concept_counts(corpus, o))
     for concept_id, count in sorted(seen.items()):
         if concept_id not in present and majority(count, len(others)):
-            holders = [o for o in others if concept_id in _concept_set(corpus, o)]
+            holders = [o for o in others if concept_id in _concept_counts(corpus, o)]
             witness = _witness(corpus, source, concept_id) or holders[0]
             at = next(m for m in corpus.matches(witness) if m.concept == concept_id)
             start, end = pairing(corpus, member, witness).where(at.start)
@@ -157,18 +157,9 @@ def _concepts(corpus: Corpus, source: Member | None, member: Member, others: lis
             )
 
 
-def _concept_set(corpus: Corpus, member: Member) -> frozenset[str]:
-    """The concepts the member's text names, once per text (each text is one of its group's
-    others four times or more)."""
-    key = ("concept-set", member.lang, member.text)
-    found = corpus.cache.get(key)
-    if found is None:
-        found = corpus.cache[key] = frozenset(m.concept for m in corpus.matches(member))
-    return found
-
-
 def _concept_counts(corpus: Corpus, member: Member) -> Counter:
-    """How many times the member's text names each concept, once per text."""
+    """How many times the member's text names each concept (its keys: the concepts it names),
+    once per text (each text is one of its group's others four times or more)."""
     key = ("concept-counts", member.lang, member.text)
     found = corpus.cache.get(key)
     if found is None:
@@ -181,7 +172,7 @@ def _names(
     source: Member | None,
     member: Member,
     others: list[Member],
-    present: frozenset[str],
+    present: Counter,
 ):
     """Names kept in English (Undercity) said fewer times than the rest says them: the one
     missing, at the sentence where the others have it ("Подгород" for "Undercity" in one
