@@ -95,6 +95,24 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "soit parce que vous prenez l'initiative", "take_initiative"),
         ("it", "quel giocatore si avventuri di nuovo in Undercity", "venture_into_undercity"),
         ("es", "si el jugador activo está dejando el juego", "leave_game"),
+        # The Comprehensive Rules' topmost and bottommost rooms, as each language prints them.
+        ("ru", "в самой нижней комнате подземелья", "last_room"),
+        ("it", "nella stanza più in basso del dungeon", "last_room"),
+        ("fr", "dans la salle la plus basse du donjon", "last_room"),
+        ("de", "im untersten Raum des Verlieses", "last_room"),
+        ("es", "en la sala inferior de la mazmorra", "last_room"),
+        ("ru", "на верхнюю комнату", "first_room"),
+        ("it", "sulla stanza più in alto", "first_room"),
+        ("fr", "sur la salle la plus haute", "first_room"),
+        ("de", "auf den obersten Raum", "first_room"),
+        ("es", "en la sala superior", "first_room"),
+        # Completing a dungeon named a sentence earlier.
+        ("en", "the moment you complete it", "complete_dungeon"),
+        ("ru", "тогда вы завершаете его", "complete_dungeon"),
+        ("it", "allora lo completi", "complete_dungeon"),
+        ("fr", "alors vous le terminez", "complete_dungeon"),
+        ("de", "dann schließt du es ab", "complete_dungeon"),
+        ("es", "entonces la completas", "complete_dungeon"),
     ],
 )
 def test_inflected_and_separated_forms_are_found(g, lang, text, concept):
