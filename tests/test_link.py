@@ -194,6 +194,30 @@ def test_a_family_topic_the_rule_does_not_name_does_not_open_its_gate():
     assert "309.2c" in [l.rule for l in link.rules_for(["dungeon", "permanent", "cast"])]
 
 
+def test_a_required_topic_concept_is_a_gate_not_evidence():
+    # 701.49c is venturing from the last room: a dungeon removed from its last room by the
+    # state-based action, never ventured from, is 309.6's and 704.5t's, and completing it
+    # 309.7's. Venturing opens 701.49c's gate but tells no rule of the dungeons from another.
+    table = link.evidence_table()
+    assert "venture" not in table.distinctive("701.49c")
+    removed = ["dungeon", "last_room", "remove_from_game", "room_ability", "stack", "ability"]
+    assert link.rules_for(removed + ["complete_dungeon"]) != []
+    assert "701.49c" not in [l.rule for l in link.rules_for(removed + ["complete_dungeon"])]
+    assert "309.7" in [l.rule for l in link.rules_for(removed + ["complete_dungeon"])]
+    ventured = removed + ["complete_dungeon", "venture"]
+    assert "701.49c" in [l.rule for l in link.rules_for(ventured)]
+
+
+def test_a_holder_told_to_take_the_designation_again_is_not_its_first_holder():
+    # 725.1 and 726.1: a game has no monarch (initiative) until an effect instructs a player;
+    # the holder instructed again is 725.3's (it stays the monarch) and 726.5's.
+    again = ["again", "instruct", "designation"]
+    assert [l.rule for l in link.rules_for(["monarch", "become_monarch", *again])] == ["725.3"]
+    assert [l.rule for l in link.rules_for(["monarch", "become_monarch", "instruct"])] == ["725.1"]
+    found = ["initiative", "take_initiative", "only_one", *again]
+    assert [l.rule for l in link.rules_for(found)] == ["726.5"]
+
+
 def test_of_rules_naming_the_same_the_one_lacking_least_wins():
     # Starting a dungeon and its first room: 701.49a, not 309.5b or 701.49c (which also
     # start one, after removing the last one from the game).

@@ -122,13 +122,17 @@ class EvidenceTable:
         """The rule's own concepts (its evidence less its family's subject) that tell it from
         the other rules: those at most :data:`FEW` carried rules name; the concepts its hint
         requires (the hint says they are its point: 725.4's leaving the game, named by nine
-        rules); and, for a rule with none of these, its rarest own concepts (309.2b names only
+        rules), except its family's topic (701.49c's venturing only opens the gate); and, for a rule with none of these, its rarest own concepts (309.2b names only
         the command zone and leaving the game: without them it could never be linked)."""
         if rule not in self._distinctive:
             own = self.rules[rule].concepts - self.topic(rule)
             found = {c for c in own if self.named_by(c) <= FEW}
             hint = self.hints.get(rule)
-            found |= {c for need in (hint.requires if hint else ()) for c in need} & own
+            # A required concept of the family's topic (701.49c's venturing) is a gate: it says
+            # which part of the family, not which rule.
+            family = self.family_of(rule)
+            gates = set(family.topic) if family else set()
+            found |= {c for need in (hint.requires if hint else ()) for c in need} & own - gates
             if not found and own:
                 rarest = min(self.named_by(c) for c in own)
                 found = {c for c in own if self.named_by(c) == rarest}
