@@ -218,6 +218,34 @@ def test_a_holder_told_to_take_the_designation_again_is_not_its_first_holder():
     assert [l.rule for l in link.rules_for(found)] == ["726.5"]
 
 
+def test_conceding_is_leaving_the_game_and_its_words_show_it(tmp_path):
+    # hints.yaml's `implies` (104.3a): a holder who concedes leaves the game.
+    table = link.evidence_table()
+    assert table.imply({"concede": 0.8, "leave_game": 0.2}) == {"concede": 0.8, "leave_game": 0.8}
+    conceding = ["initiative", "take_initiative", "concede", "turn_order"]
+    assert [l.rule for l in link.rules_for(conceding)] == ["726.4"]
+    assert link.rules_for(["initiative", "take_initiative", "turn_order"]) == []
+    data = {
+        "cards": {"ru": "Карта", "fr": "Carte", "de": "Karte"},
+        "date": "2025-01-10",
+    }
+    ruling = {
+        "texts": {
+            "ru": "Если игрок с инициативой сдается, следующий игрок по очереди получает "
+            "инициативу.",
+            "fr": "Si le joueur qui a l'initiative concède, le joueur suivant dans l'ordre "
+            "du tour prend l'initiative.",
+            "de": "Wenn der Spieler mit der Initiative aufgibt, ergreift der nächste Spieler "
+            "in Zugreihenfolge die Initiative.",
+        }
+    }
+    db, _ = build(tmp_path, write_rulings(tmp_path, data, [ruling], "concede"))
+    ((group, found),) = link.links(db).items()
+    assert [f["rule"] for f in found] == ["726.4"]
+    assert "leave_game" in found[0]["concepts"]
+    assert found[0]["evidence"]["concepts"]["leave_game"]["fr"].lower().startswith("concède")
+
+
 def test_of_rules_naming_the_same_the_one_lacking_least_wins():
     # Starting a dungeon and its first room: 701.49a, not 309.5b or 701.49c (which also
     # start one, after removing the last one from the game).

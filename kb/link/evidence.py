@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -99,6 +100,8 @@ class EvidenceTable:
     contrasts: dict[str, frozenset[str]] = field(default_factory=dict)
     #: contrast concept -> the rule section it belongs to (the monarch: 725).
     sections: dict[str, str] = field(default_factory=dict)
+    #: concept -> the concepts it says in the rules' own terms (conceding is leaving the game).
+    implies: dict[str, frozenset[str]] = field(default_factory=dict)
     _topics: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _named: dict[str, int] = field(default_factory=dict, repr=False)
     _distinctive: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
@@ -147,6 +150,19 @@ class EvidenceTable:
                     self._named[c] = self._named.get(c, 0) + 1
         return self._named.get(concept, 0)
 
+    def imply(self, votes: Mapping[str, float]) -> dict[str, float]:
+        """``votes`` with what its concepts imply (:attr:`implies`): a group that concedes
+        leaves the game, voted for by at least the languages that say it concedes."""
+        out = dict(votes)
+        for concept, share in votes.items():
+            for implied in self.implies.get(concept, ()):
+                out[implied] = max(out.get(implied, 0.0), share)
+        return out
+
+    def implied_by(self, concept: str) -> tuple[str, ...]:
+        """The concepts that imply ``concept`` (whose words show it when it has none)."""
+        return tuple(sorted(c for c, implied in self.implies.items() if concept in implied))
+
     def contrast_of(self, rule: str) -> frozenset[str]:
         """The contrast concepts (designations) the rule's description names."""
         named = self.rules[rule].concepts
@@ -159,6 +175,7 @@ def build_table(
     families: tuple[Family, ...] = (),
     hints: dict[str, Hint] | None = None,
     source: str = "descriptions",
+    implies: dict[str, frozenset[str]] | None = None,
 ) -> EvidenceTable:
     """The evidence of the rules ``descriptions`` ({number: description}) describe.
 
@@ -194,6 +211,7 @@ def build_table(
         dict(hints or {}),
         {k: frozenset(v) for k, v in contrasts.items()},
         sections,
+        dict(implies or {}),
     )
 
 
@@ -210,9 +228,9 @@ def read_descriptions(path: str | Path | None = None) -> dict[str, str]:
 
 def read_hints(
     path: str | Path | None = None, glossary: Glossary | None = None
-) -> tuple[tuple[Family, ...], dict[str, Hint]]:
-    """(families, {rule: hint}) from a hints file (default :data:`HINTS_FILE`); KbError names
-    a concept the glossary lacks."""
+) -> tuple[tuple[Family, ...], dict[str, Hint], dict[str, frozenset[str]]]:
+    """(families, {rule: hint}, {concept: the concepts it implies}) from a hints file (default
+    :data:`HINTS_FILE`); KbError names a concept the glossary lacks."""
     glossary = glossary or load_glossary()
     path = path or HINTS_FILE
     with open(path, encoding="utf-8") as handle:
@@ -248,9 +266,14 @@ def read_hints(
         )
         for rule, h in (data.get("rules") or {}).items()
     }
+    implies = {
+        str(concept): concepts(implied, f"implies {concept}")
+        for concept, implied in (data.get("implies") or {}).items()
+    }
+    concepts(implies, "implies")
     if problems:
         raise KbError(problems)
-    return families, hints
+    return families, hints, implies
 
 
 def carried_rules() -> set[str]:
@@ -276,12 +299,13 @@ def table_for(carried: set[str], descriptions: dict[str, str] | None = None) -> 
                 for number in missing
             ]
         )
-    families, hints = read_hints()
+    families, hints, implies = read_hints()
     return build_table(
         {n: descriptions[n] for n in sorted(carried)},
         families=families,
         hints={r: h for r, h in hints.items() if r in carried},
         source=str(DESCRIPTIONS_FILE),
+        implies=implies,
     )
 
 

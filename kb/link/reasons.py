@@ -43,7 +43,7 @@ def explain(
     table = table or evidence_table(carried)
     if not table.rules:
         return {"kind": "no_rules"}
-    votes = votes_of(found)
+    votes = table.imply(votes_of(found))
     mentioned = mentioned_in(votes)
     if not mentioned:
         return {"kind": "no_concepts"}

@@ -203,7 +203,7 @@ def rules_for(
     of concepts). ``carried``: the rules to consider (default: every rule the core carries);
     ``table``: their evidence, if not the carried rules' own."""
     table = table or evidence_table(carried)
-    votes = votes_of(found)
+    votes = table.imply(votes_of(found))
     if untracked(votes, table):
         return []
     passed = passing(votes, table)

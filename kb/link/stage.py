@@ -106,7 +106,7 @@ def link_groups(
     known: dict[tuple, list[RuleLink]] = {}  # thousands of groups share a few concept sets
     linked, lines = [], []
     for group_id in found:
-        mine = votes.get(group_id, {})
+        mine = table.imply(votes.get(group_id, {}))
         key = tuple(sorted(mine.items()))
         if key not in known:
             known[key] = rules_for(mine, table=table)
@@ -114,14 +114,14 @@ def link_groups(
             linked.append((group_id, known[key]))
         else:
             lines.append(f"link: {group_id}: no rule ({why_unlinked(mine, table=table)})")
-    dates, surfaces_of = _evidence(db, linked, whole=ids is None)
+    dates, surfaces_of = _evidence(db, linked, table, whole=ids is None)
     rows = []
     for group_id, links in linked:
         date = _group_date(dates.get(group_id))
-        surfaces, mine = surfaces_of.get(group_id, {}), votes.get(group_id, {})
+        surfaces, mine = surfaces_of.get(group_id, {}), table.imply(votes.get(group_id, {}))
         for rank, link in enumerate(links, start=1):
             evidence = {
-                "concepts": {c: surfaces.get(c, {}) for c in link.concepts},
+                "concepts": {c: _words(c, surfaces, table) for c in link.concepts},
                 "votes": {c: mine.get(c, 0.0) for c in link.concepts},
                 "strength": link.strength,
             }
@@ -140,6 +140,16 @@ def link_groups(
             db.execute(f"DELETE FROM group_rules{where}", params)
         db.table("group_rules").insert_all(rows)
     return lines
+
+
+def _words(concept: str, surfaces: dict, table: EvidenceTable) -> dict[str, str]:
+    """{language: the words that show ``concept``}: its own, else (in a language that only
+    says what implies it, "concedes" for leaving the game) those of a concept implying it."""
+    words = dict(surfaces.get(concept, {}))
+    for source in table.implied_by(concept):
+        for lang, surface in surfaces.get(source, {}).items():
+            words.setdefault(lang, surface)
+    return words
 
 
 def link_row(row) -> dict:
@@ -259,7 +269,10 @@ _SURFACES = """
 
 
 def _evidence(
-    db: sqlite_utils.Database, linked: list[tuple[str, list[RuleLink]]], whole: bool = False
+    db: sqlite_utils.Database,
+    linked: list[tuple[str, list[RuleLink]]],
+    table: EvidenceTable,
+    whole: bool = False,
 ):
     """({group: Counter of its rulings' dates}, {group: {concept: {lang: first surface}}}) of
     the ``linked`` groups, for the concepts of their links (``whole``: every stored group is
@@ -275,7 +288,13 @@ def _evidence(
         ):
             dates.setdefault(group_id, Counter())[date] = count
     asked = sorted(
-        {(group_id, c) for group_id, links in linked for link in links for c in link.concepts}
+        {
+            (group_id, c)
+            for group_id, links in linked
+            for link in links
+            for concept in link.concepts
+            for c in (concept, *table.implied_by(concept))
+        }
     )
     for group_id, concept, lang, surface in db.execute(_SURFACES, [json.dumps(asked)]):
         surfaces.setdefault(group_id, {}).setdefault(concept, {})[lang] = surface
