@@ -106,6 +106,17 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "sur la salle la plus haute", "first_room"),
         ("de", "auf den obersten Raum", "first_room"),
         ("es", "en la sala superior", "first_room"),
+        # Wordings the rules' terms take in running text.
+        ("en", "the ability of its first room triggers", "room_ability"),
+        ("fr", "la capacité de sa première salle", "room_ability"),
+        ("en", "until a spell tells them to", "instruct"),
+        ("ru", "пока эффект не предпишет игроку", "instruct"),
+        ("it", "finché l'abilità non si è risolta", "resolve"),
+        ("fr", "une fois la capacité résolue", "resolve"),
+        ("es", "hasta que se haya resuelto", "resolve"),
+        ("ru", "предписывает игроку получить ее", "take_initiative"),
+        ("es", "varias criaturas a la vez", "simultaneously"),
+        ("de", "dann wirst du der Monarch", "become_monarch"),
         # Completing a dungeon named a sentence earlier.
         ("en", "the moment you complete it", "complete_dungeon"),
         ("ru", "тогда вы завершаете его", "complete_dungeon"),
