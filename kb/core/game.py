@@ -364,7 +364,7 @@ class Game:
             "monarch": self.monarch,
             "game_over": self.game_over,
             "winners": list(self.winners),
-            "players": {name: self._player_snapshot(p) for name, p in self.players.items()},
+            "players": {name: p.as_state(self.life(name)) for name, p in self.players.items()},
             "pending": [t.describe() for t in self.pending],
             "stack": [t.describe() for t in self.stack],
         }
@@ -378,20 +378,3 @@ class Game:
                 for effect, concerns in self.monarch_effects.items()
             }
         return state
-
-    def _player_snapshot(self, p: Player) -> dict[str, Any]:
-        return {
-            "in_game": p.in_game,
-            "team": p.team,
-            "life": self.life(p.name),
-            "library": p.library,
-            "hand": p.hand,
-            "lands": p.lands,
-            "dungeon": p.dungeon,
-            "room": p.room,
-            "completed": list(p.completed),
-            "creatures": list(p.creatures),
-            "tokens": list(p.tokens),
-            "counters": dict(p.counters),
-            "noted": list(p.noted),
-        }

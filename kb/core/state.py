@@ -1,12 +1,14 @@
 """The pieces of game state: a player's small board and a triggered ability.
 
 Kept apart from :mod:`kb.core.game` so the rule modules can share them without
-importing the game object. Plain dataclasses; no behaviour beyond labels.
+importing the game object. Plain dataclasses; no behaviour beyond labels and their
+plain-data views (a player's part of a snapshot, a trigger's log entry).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -33,6 +35,25 @@ class Player:
     counters: dict[str, int] = field(default_factory=dict)
     noted: list[str] = field(default_factory=list)  # scry, goad and other recorded effects
     drew_from_empty: bool = False
+
+    def as_state(self, life: int) -> dict[str, Any]:
+        """This player's part of a snapshot; ``life`` is the game's to say (the team's
+        total in Two-Headed Giant)."""
+        return {
+            "in_game": self.in_game,
+            "team": self.team,
+            "life": life,
+            "library": self.library,
+            "hand": self.hand,
+            "lands": self.lands,
+            "dungeon": self.dungeon,
+            "room": self.room,
+            "completed": list(self.completed),
+            "creatures": list(self.creatures),
+            "tokens": list(self.tokens),
+            "counters": dict(self.counters),
+            "noted": list(self.noted),
+        }
 
 
 # The triggered abilities the model knows, with the rule that creates each.
