@@ -15,6 +15,8 @@ Modules, one job each:
 - :mod:`kb.core.turns`     seats, turns, teams, life totals
 - :mod:`kb.core.choices`   decisions, choosers, refusals
 - :mod:`kb.core.rule_table` every rule carried out: number, history, summary, its code
+- :mod:`kb.core.dungeon_rules` the table's rows for dungeons and venturing
+- :mod:`kb.core.rule_history` a row of the table and the history of its numbers
 - :mod:`kb.core.registry`  the rules looked up: by number, on a date, by an old number
 - :mod:`kb.core.scenario_format` the scenario format: events, steps, checked as parsed
 - :mod:`kb.core.scenario`  examples as data and their runner (the only file reading)
