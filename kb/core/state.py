@@ -16,7 +16,9 @@ class Player:
     """What the model knows of one player.
 
     ``life`` is a personal total; in Two-Headed Giant the team total is used
-    instead (810.4, 810.9) and this field is ignored.
+    instead (810.4, 810.9) and this field is ignored. ``sideboard`` names the cards
+    the player owns outside the game besides their dungeon cards, which are never
+    part of it (309.2, :mod:`kb.core.outside`).
     """
 
     name: str
@@ -35,10 +37,11 @@ class Player:
     counters: dict[str, int] = field(default_factory=dict)
     noted: list[str] = field(default_factory=list)  # scry, goad and other recorded effects
     drew_from_empty: bool = False
+    sideboard: list[str] = field(default_factory=list)
 
-    def as_state(self, life: int) -> dict[str, Any]:
-        """This player's part of a snapshot; ``life`` is the game's to say (the team's
-        total in Two-Headed Giant)."""
+    def as_state(self, life: int, outside: list[str]) -> dict[str, Any]:
+        """This player's part of a snapshot; ``life`` and ``outside`` are the game's to say
+        (the team's total in Two-Headed Giant; the dungeon cards outside the game)."""
         return {
             "in_game": self.in_game,
             "team": self.team,
@@ -53,6 +56,7 @@ class Player:
             "tokens": list(self.tokens),
             "counters": dict(self.counters),
             "noted": list(self.noted),
+            "outside": outside,
         }
 
 
