@@ -21,6 +21,15 @@ def _venture(letter: str, since: str = TRACKED_SINCE) -> tuple[tuple[str, str], 
 DUNGEON_RULES: tuple[Rule, ...] = (
     # Dungeons.
     rule(
+        "309.2",
+        "Dungeons start outside the game",
+        "Dungeon cards start outside the game, are no part of a deck or sideboard, and "
+        "come in only by venturing.",
+        "outside.cards",
+        note="The June 2022 edition read the same but for its cross-reference to the "
+        "keyword action, then numbered 701.46.",
+    ),
+    rule(
         "309.2a",
         "Bringing a dungeon in",
         "Venturing with no dungeon in the command zone brings one in from outside the game.",
@@ -38,6 +47,13 @@ DUNGEON_RULES: tuple[Rule, ...] = (
         "Dungeons are not permanents, can't be targeted as "
         "creatures, and leave the command zone only by leaving the game.",
         "rooms.target_options",
+    ),
+    rule(
+        "309.2d",
+        "Only venturing brings a dungeon in",
+        "An effect other than a venture that would bring a dungeon card in from outside the "
+        "game leaves it outside.",
+        "outside.bring_in",
     ),
     rule(
         "309.3",

@@ -26,7 +26,7 @@ def test_a_dungeon_card_in_a_sideboard_is_refused(where):
         {
             "id": "dungeon-in-sideboard",
             "title": "t",
-            "rules": ["309.2a"],
+            "rules": ["309.2"],
             "players": ["Ann", "Bruno"],
             "start": {"players": {"Ann": {"sideboard": ["Tomb of Annihilation"]}}},
             "steps": [{"run_until_priority": None}],
