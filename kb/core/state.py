@@ -41,7 +41,8 @@ class Player:
 
     def as_state(self, life: int, outside: list[str]) -> dict[str, Any]:
         """This player's part of a snapshot; ``life`` and ``outside`` are the game's to say
-        (the team's total in Two-Headed Giant; the dungeon cards outside the game)."""
+        (the team's total in Two-Headed Giant; the cards they own outside the game, their
+        dungeon cards first)."""
         return {
             "in_game": self.in_game,
             "team": self.team,
