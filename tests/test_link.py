@@ -344,7 +344,7 @@ def test_adding_a_rule_is_its_registry_entry_and_its_description(tmp_path, monke
             ((registry.TRACKED_SINCE, new["number"]),),
             new["title"],
             new["description"],
-            "kb.core.venture.start",
+            "kb.core.leaving.leave",
         ),
     )
     link.link_groups(db)
@@ -352,7 +352,7 @@ def test_adding_a_rule_is_its_registry_entry_and_its_description(tmp_path, monke
     assert group["rules"] == [new["number"]]
     (row,) = db["group_rules"].rows
     assert row["number_then"] == new["number"]
-    assert set(json.loads(row["evidence"])["concepts"]) >= {"effect", "outside_game"}
+    assert set(json.loads(row["evidence"])["concepts"]) >= {"combat_damage", "leave_game"}
 
 
 def test_export_json_says_why_each_rule_and_why_none(examples_db):

@@ -2,10 +2,10 @@
 
 A :class:`Game` holds the players in turn order, the active player (or none,
 800.4j), Two-Headed Giant teams and their shared life, each player's dungeon and
-venture marker, completed dungeons, the initiative, the monarch (with the
-players an effect says can't become it and the continuous effects keyed to it),
-triggered abilities waiting to be put on the stack and the stack itself, and a
-structured log.
+venture marker, completed dungeons and sideboard (309.2), the initiative, the
+monarch (with the players an effect says can't become it and the continuous
+effects keyed to it), triggered abilities waiting to be put on the stack and the
+stack itself, and a structured log.
 
 Events are methods. Each is all-or-nothing: if the rules refuse it (or a
 chooser's answer) the game is restored to how it was and :class:`Refused` is
@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from kb.core import initiative, leaving, monarch, stack, turns, venture
+from kb.core import initiative, leaving, monarch, outside, stack, turns, venture
 from kb.core.choices import Chooser, Decision, Refused, no_choices
 from kb.core.state import Player, Trigger
 
@@ -51,6 +51,7 @@ class Game:
         cant_become_monarch: Sequence[str] = (),
         life: int | None = None,
         team_life: int | None = None,
+        sideboards: Mapping[str, Sequence[str]] | None = None,
         chooser: Chooser | None = None,
     ) -> None:
         if len(set(players)) != len(players) or not players:
@@ -76,6 +77,7 @@ class Game:
         for name in (active, turn_of, initiative, monarch, *cant_become_monarch):
             if name is not None and name not in self.players:
                 raise ValueError(f"unknown player {name!r}")
+        outside.give_sideboards(self, sideboards or {})  # no dungeon card in one (309.2)
         self.active_player: str | None = active
         self.turn_of: str | None = turn_of if turn_of is not None else active
         self.initiative: str | None = initiative  # 726.1: none until someone takes it
@@ -304,6 +306,13 @@ class Game:
             self.player(player)
             self.new_trigger("venture", player, player, quality=quality)
 
+    def bring_from_outside(self, player: str, card: str, *, chooser: Chooser | None = None) -> None:
+        """An effect other than a venture would bring ``card``, which ``player`` owns outside
+        the game, into their hand; a dungeon card stays outside the game (309.2d)."""
+        with self._event("bring_from_outside", chooser):
+            self.player(player)
+            outside.bring_in(self, player, card)
+
     def leave_game(
         self, *players: str, reason: str = "concedes", chooser: Chooser | None = None
     ) -> None:
@@ -364,7 +373,10 @@ class Game:
             "monarch": self.monarch,
             "game_over": self.game_over,
             "winners": list(self.winners),
-            "players": {name: self._player_snapshot(p) for name, p in self.players.items()},
+            "players": {
+                name: p.as_state(self.life(name), outside.cards(self, name))
+                for name, p in self.players.items()
+            },
             "pending": [t.describe() for t in self.pending],
             "stack": [t.describe() for t in self.stack],
         }
@@ -378,20 +390,3 @@ class Game:
                 for effect, concerns in self.monarch_effects.items()
             }
         return state
-
-    def _player_snapshot(self, p: Player) -> dict[str, Any]:
-        return {
-            "in_game": p.in_game,
-            "team": p.team,
-            "life": self.life(p.name),
-            "library": p.library,
-            "hand": p.hand,
-            "lands": p.lands,
-            "dungeon": p.dungeon,
-            "room": p.room,
-            "completed": list(p.completed),
-            "creatures": list(p.creatures),
-            "tokens": list(p.tokens),
-            "counters": dict(p.counters),
-            "noted": list(p.noted),
-        }

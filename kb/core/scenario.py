@@ -108,6 +108,7 @@ def load_dir(path: str | Path = EXAMPLES_DIR) -> list[Scenario]:
 def build_game(scenario: Scenario) -> Game:
     """The game in the scenario's starting state."""
     start = scenario.start
+    players = {name: dict(fields or {}) for name, fields in (start.get("players") or {}).items()}
     game = Game(
         scenario.players,
         teams=scenario.teams,
@@ -117,6 +118,8 @@ def build_game(scenario: Scenario) -> Game:
         monarch=start.get("monarch"),
         cant_become_monarch=start.get("cant_become_monarch") or (),
         life=start.get("life"),
+        # A dungeon card in a sideboard is refused here (309.2).
+        sideboards={n: f.pop("sideboard") for n, f in players.items() if "sideboard" in f},
     )
     for effect, concerns in (start.get("monarch_effects") or {}).items():
         if concerns not in monarch.CONCERNS:
@@ -128,10 +131,10 @@ def build_game(scenario: Scenario) -> Game:
     for team, total in (start.get("team_life") or {}).items():
         game.team_life[team] = total
     creatures_seen: set[str] = set()
-    for name, fields in (start.get("players") or {}).items():
+    for name, fields in players.items():
         if name not in game.players:
             raise ScenarioError(f"{scenario.id}: start names unknown player {name!r}")
-        _set_player(game, scenario, name, dict(fields or {}), creatures_seen)
+        _set_player(game, scenario, name, fields, creatures_seen)
     for name in start.get("left") or []:
         game.players[name].in_game = False
         p = game.players[name]

@@ -27,6 +27,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "venture": ("player",),
     "venture_into": ("player", "quality"),
     "venture_trigger": ("player", "quality"),
+    "bring_from_outside": ("player", "card"),
     "concede": ("player",),
     "leave_game": ("players", "reason"),
     "lose_life": ("player", "amount"),

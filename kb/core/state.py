@@ -1,12 +1,14 @@
 """The pieces of game state: a player's small board and a triggered ability.
 
 Kept apart from :mod:`kb.core.game` so the rule modules can share them without
-importing the game object. Plain dataclasses; no behaviour beyond labels.
+importing the game object. Plain dataclasses; no behaviour beyond labels and their
+plain-data views (a player's part of a snapshot, a trigger's log entry).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -14,7 +16,9 @@ class Player:
     """What the model knows of one player.
 
     ``life`` is a personal total; in Two-Headed Giant the team total is used
-    instead (810.4, 810.9) and this field is ignored.
+    instead (810.4, 810.9) and this field is ignored. ``sideboard`` names the cards
+    the player owns outside the game besides their dungeon cards, which are never
+    part of it (309.2, :mod:`kb.core.outside`).
     """
 
     name: str
@@ -33,6 +37,28 @@ class Player:
     counters: dict[str, int] = field(default_factory=dict)
     noted: list[str] = field(default_factory=list)  # scry, goad and other recorded effects
     drew_from_empty: bool = False
+    sideboard: list[str] = field(default_factory=list)
+
+    def as_state(self, life: int, outside: list[str]) -> dict[str, Any]:
+        """This player's part of a snapshot; ``life`` and ``outside`` are the game's to say
+        (the team's total in Two-Headed Giant; the cards they own outside the game, their
+        dungeon cards first)."""
+        return {
+            "in_game": self.in_game,
+            "team": self.team,
+            "life": life,
+            "library": self.library,
+            "hand": self.hand,
+            "lands": self.lands,
+            "dungeon": self.dungeon,
+            "room": self.room,
+            "completed": list(self.completed),
+            "creatures": list(self.creatures),
+            "tokens": list(self.tokens),
+            "counters": dict(self.counters),
+            "noted": list(self.noted),
+            "outside": outside,
+        }
 
 
 # The triggered abilities the model knows, with the rule that creates each.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kb.core import dungeons
+from kb.core import dungeons, outside
 from kb.core.choices import Decision, Refused
 from kb.core.state import Player
 
@@ -32,11 +32,12 @@ def venture(game: Game, player: str, quality: str | None) -> None:
 def choose_dungeon(game: Game, player: str, quality: str | None, rule: str) -> str:
     """The player picks an appropriate dungeon they own from outside the game (205.3p, 701.49d).
 
-    Every player is taken to own every dungeon card (dungeons are not part of a
-    deck). A plain venture may not pick Undercity; a venture into Undercity may
-    pick nothing else.
+    Every player is taken to own every dungeon card, outside the game unless it is in
+    the command zone (309.2, :func:`kb.core.outside.cards`). A plain venture may not
+    pick Undercity; a venture into Undercity may pick nothing else.
     """
-    options = dungeons.appropriate(quality)
+    owned = outside.cards(game, player)
+    options = tuple(name for name in dungeons.appropriate(quality) if name in owned)
     decision = Decision("dungeon", player, options, rule, {"quality": quality})
     if len(options) == 1:
         return options[0]

@@ -36,6 +36,10 @@ EVENTS: dict[str, str | tuple] = {
     "venture": N_("An effect tells %(player)s to venture into the dungeon"),
     "venture_into": N_("An effect tells %(player)s to venture into Undercity"),
     "venture_trigger": N_("An ability of %(player)s that says “venture into the dungeon” triggers"),
+    "bring_from_outside": N_(
+        "An effect other than a venture would bring %(card)s of %(player)s into the game "
+        "from outside the game"
+    ),
     "concede": N_("%(player)s concedes"),
     "leave_game": (
         N_("%(players)s leaves the game"),
@@ -94,6 +98,11 @@ LOG: dict[str, str | tuple] = {
     "starts_dungeon": N_("%(player)s puts %(dungeon)s into the command zone"),
     "ventures": N_("%(player)s moves the venture marker to the room %(room)s (%(dungeon)s)"),
     "completes_dungeon": N_("%(player)s completes %(dungeon)s"),
+    "stays_outside_game": N_(
+        "%(card)s stays outside the game: only venturing into the dungeon brings a dungeon "
+        "card into the game"
+    ),
+    "brings_into_hand": N_("%(player)s puts %(card)s from outside the game into their hand"),
     "begins_turn": N_("The turn of %(player)s begins"),
     "begins_upkeep": N_("The upkeep of %(player)s begins"),
     "begins_end_step": N_("The end step of %(player)s begins"),
@@ -186,6 +195,7 @@ REASONS: dict[str, str] = {
     ),
     "venture_into_needs_quality": N_("“venture into Undercity” can start only Undercity"),
     "already_in_a_dungeon": N_("%(player)s already has a dungeon in the command zone"),
+    "not_outside_the_game": N_("%(player)s has no such card outside the game"),
     "illegal_choice": N_("%(answer)s is not a legal choice"),
     "not_an_opponent": N_("%(player)s is not an opponent of %(to)s"),
     "not_their_creature": N_("%(player)s does not control those creatures"),

@@ -174,6 +174,8 @@ def describe_event(event: dict, lang: str) -> str:
         fields.setdefault("amount", fields.get("amount"))
     elif kind == "monarch_effect" and fields.get("concerns") == "opponents":
         kind = "monarch_effect:opponents"
+    elif kind == "bring_from_outside":
+        fields["card"] = name(fields.get("card"), lang)
     message = EVENTS.get(kind)
     return _sentence(_say(message, lang, **fields)) if message else _fallback(event)
 

@@ -18,6 +18,7 @@ from kb.core import (
     dungeons,
     initiative,
     monarch,
+    outside,
     registry,
     scenario,
     stack,
@@ -88,6 +89,21 @@ def _venture_no_start(game, player, quality):
 
 def _choose_ignoring_quality(game, player, quality, rule):
     return ORIGINAL["venture.choose_dungeon"](game, player, None, rule)
+
+
+def _dungeons_in_the_sideboard(game, player):
+    # Dungeon cards taken for part of the deck or sideboard: only the sideboard is outside.
+    return list(game.players[player].sideboard)
+
+
+def _bring_in_any_card(game, player, card):
+    # Without 309.2d: an effect brings a dungeon card in like any other card, to the hand.
+    if card not in outside.cards(game, player):
+        ORIGINAL["outside.bring_in"](game, player, card)
+    p = game.players[player]
+    if card in p.sideboard:
+        p.sideboard.remove(card)
+    p.hand += 1
 
 
 def _reversed_groups(game):
@@ -175,6 +191,8 @@ MUTANTS = {
     "dungeons.appropriate": _appropriate_any,
     "venture.venture": _venture_no_start,
     "venture.choose_dungeon": _choose_ignoring_quality,
+    "outside.cards": _dungeons_in_the_sideboard,
+    "outside.bring_in": _bring_in_any_card,
     "sba.players_who_lose": lambda game: [],
     "turns.apnap_groups": _reversed_groups,
     "stack.put_pending_on_stack": _put_in_trigger_order,

@@ -1,0 +1,47 @@
+"""A registered rule and how the table writes it: its number, the history of its numbers,
+title, summary and the code that carries it out.
+
+Numbers are those of the Comprehensive Rules in force from 2026-04-17. Rule numbers moved
+over the years (the initiative was 721 when it was printed, the monarch 720), so each rule
+keeps its ``history``: (effective date, number) pairs, oldest first, from the first edition
+the project tracks (2021-07-23, the first with dungeons) or from the edition that introduced
+the rule; a rule whose first edition is not known starts at the first edition known to have
+it. ``note`` says what the history alone does not (a rule that was worded differently, an
+unknown start). The rules themselves are :mod:`kb.core.rule_table` and, for dungeons and
+venturing, :mod:`kb.core.dungeon_rules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TRACKED_SINCE = "2021-07-23"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One registered rule. ``carried_by`` is the dotted name of the code that carries it out."""
+
+    number: str
+    history: tuple[tuple[str, str], ...]
+    title: str
+    summary: str
+    carried_by: str
+    note: str = ""
+
+
+def unchanged(number: str, since: str = TRACKED_SINCE) -> tuple[tuple[str, str], ...]:
+    """The history of a rule that kept ``number`` from ``since`` on."""
+    return ((since, number),)
+
+
+def rule(
+    number: str,
+    title: str,
+    summary: str,
+    carried_by: str,
+    history: tuple[tuple[str, str], ...] | None = None,
+    note: str = "",
+) -> Rule:
+    """A table row: ``carried_by`` relative to ``kb.core``, the history unchanged by default."""
+    return Rule(number, history or unchanged(number), title, summary, "kb.core." + carried_by, note)
