@@ -117,6 +117,13 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("ru", "предписывает игроку получить ее", "take_initiative"),
         ("es", "varias criaturas a la vez", "simultaneously"),
         ("de", "dann wirst du der Monarch", "become_monarch"),
+        # A player's deck and sideboard (309.2).
+        ("en", "isn't part of your deck or sideboard", "deck"),
+        ("ru", "не входят в вашу колоду", "deck"),
+        ("it", "non fanno parte del tuo mazzo", "deck"),
+        ("fr", "ne font pas partie de votre deck", "deck"),
+        ("de", "gehören nicht zu deinem Deck", "deck"),
+        ("es", "no van en tu banquillo", "deck"),
         # Completing a dungeon named a sentence earlier.
         ("en", "the moment you complete it", "complete_dungeon"),
         ("ru", "тогда вы завершаете его", "complete_dungeon"),
