@@ -1,0 +1,143 @@
+"""Benchmark: the linker on evaluation sets written as official rulings read, one YAML per set.
+
+``benchmarks/link_sets/*.yaml`` hold rulings written for this project from the Comprehensive
+Rules (never from official rulings), each in English and the five ruling languages, with the
+rules each one explains (``rules``; empty for a ruling about something else). The format is
+``tests/data/links/rulings_style.yaml``'s; each file's header says who wrote it, how, and
+whether the linker was tuned while looking at it (a *dev* set) or not (a *held-out* set).
+
+Each set is built as its own corpus (the parse, store, align and link stages, through the
+library), and scored per (ruling, rule) pair:
+
+- precision: linked rules the ruling explains / linked rules;
+- recall: rules the ruling explains that are linked / rules it explains; "carried" counts only
+  the rules the core carries (what a linker that never guesses can reach);
+- negatives: rulings about nothing the core carries that are linked to nothing;
+- per family of the expected rules (the monarch, the initiative, dungeons, other).
+
+It prints figures and never asserts.
+
+    python benchmarks/link_sets.py [SET.yaml ...] [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+from kb import align, link, store
+from kb.core import registry
+from kb.corpus import parse
+from kb.reference.glossary import load as load_glossary
+
+SETS = Path(__file__).resolve().parent / "link_sets"
+FAMILIES = (("725", "monarch"), ("726", "initiative"), ("309", "dungeon"), ("701.49", "dungeon"))
+
+
+def family(rules: list[str]) -> str:
+    """The family of a ruling, by the first rule it explains ("none" for a negative)."""
+    for rule in rules:
+        for prefix, name in FAMILIES:
+            if rule.startswith(prefix):
+                return name
+    return "other" if rules else "none"
+
+
+def linked_rules(data: dict, folder: Path) -> list[list[str]]:
+    """The rules the linker gives each ruling of ``data`` (those of the group holding most of
+    the ruling's texts), in the set's order."""
+    paths = []
+    for lang, card in data["cards"].items():
+        body = "".join(f"\n\n{data['date']}\n\n{r['texts'][lang]}" for r in data["rulings"])
+        path = folder / f"{lang}-set.txt"
+        path.write_text(card + body + "\n", encoding="utf-8")
+        paths.append(str(path))
+    db = store.open_db(folder / "rulings.db")
+    store.store_files(db, parse.parse_files(paths))
+    glossary = load_glossary()
+    align.store_groups(db, align.align(store.rulings(db), glossary), glossary)
+    link.link_groups(db)
+    where: dict[int, Counter] = {}
+    rules_of: dict[str, list[str]] = {}
+    for group in align.groups(db):
+        rules_of[group["id"]] = sorted(group["rules"])
+        for member in group["members"]:
+            where.setdefault(member["position"], Counter())[group["id"]] += 1
+    return [
+        rules_of[where[position].most_common(1)[0][0]]
+        for position in range(1, len(data["rulings"]) + 1)
+    ]
+
+
+def score(expected: list[list[str]], linked: list[list[str]], carried: set[str]) -> dict:
+    """Figures over (ruling, rule) pairs, in all and per family (see the module's doc)."""
+    tally: dict[str, Counter] = {}
+    for want, got in zip(expected, linked):
+        for name in ("all", family(want)):
+            t = tally.setdefault(name, Counter())
+            t["rulings"] += 1
+            t["links"] += len(got)
+            t["right"] += len(set(want) & set(got))
+            t["expected"] += len(want)
+            t["carried"] += len(set(want) & carried)
+            t["negatives"] += not want
+            t["negatives_clean"] += not want and not got
+    return {name: _figures(t) for name, t in sorted(tally.items())}
+
+
+def _figures(t: Counter) -> dict:
+    def ratio(num: int, den: int) -> float | None:
+        return round(num / den, 3) if den else None
+
+    return {
+        "rulings": t["rulings"],
+        "links": t["links"],
+        "precision": ratio(t["right"], t["links"]),
+        "recall": ratio(t["right"], t["expected"]),
+        "recall_carried": ratio(t["right"], t["carried"]),
+        "negatives": f"{t['negatives_clean']}/{t['negatives']}",
+    }
+
+
+def _fmt(value: float | None) -> str:
+    return "     —" if value is None else f"{value:6.3f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sets", nargs="*", type=Path, help="YAML sets (default: link_sets/)")
+    parser.add_argument("--verbose", action="store_true", help="print each wrong or missed rule")
+    args = parser.parse_args(argv)
+    carried = set(registry.RULES)
+    for path in args.sets or sorted(SETS.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        expected = [sorted(r["rules"]) for r in data["rulings"]]
+        with tempfile.TemporaryDirectory() as folder:
+            linked = linked_rules(data, Path(folder))
+        print(f"\n{path.name} ({len(expected)} rulings)")
+        print(
+            f"  {'family':<11} {'rulings':>7} {'links':>5} {'prec':>6} {'recall':>6} "
+            f"{'carried':>7}  negatives unlinked"
+        )
+        for name, f in sorted(
+            score(expected, linked, carried).items(), key=lambda kv: (kv[0] == "all", kv[0])
+        ):
+            print(
+                f"  {name:<11} {f['rulings']:>7} {f['links']:>5} {_fmt(f['precision'])} "
+                f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>7}  {f['negatives']}"
+            )
+        if args.verbose:
+            for position, (want, got) in enumerate(zip(expected, linked), 1):
+                if want != got:
+                    text = data["rulings"][position - 1]["texts"]["en"][:90]
+                    print(f"  #{position} expected {want} linked {got}: {text}...")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
