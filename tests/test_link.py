@@ -19,7 +19,7 @@ import kb.link.stage
 from kb import align, link
 from kb.core import registry
 from kb.errors import KbError
-from kb.link import evidence
+from kb.link import evidence, scoring
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = yaml.safe_load(
@@ -244,6 +244,20 @@ def test_conceding_is_leaving_the_game_and_its_words_show_it(tmp_path):
     assert [f["rule"] for f in found] == ["726.4"]
     assert "leave_game" in found[0]["concepts"]
     assert found[0]["evidence"]["concepts"]["leave_game"]["fr"].lower().startswith("concède")
+
+
+def test_a_group_naming_a_rule_s_words_in_passing_is_linked_to_nothing():
+    # A card's own end-step ability that mentions the monarch names 725.2's end step, but
+    # covers under WEAKEST of what 725.2 names: no link, and the reason says so.
+    passing = ["monarch", "end_step"]
+    (only,) = scoring.candidates(scoring.votes_of(passing), link.evidence_table())
+    assert only.rule == "725.2" and only.score < scoring.WEAKEST
+    assert link.rules_for(passing) == []
+    assert "725.2, which is named only in passing" in link.why_unlinked(passing)
+    why = link.explain(passing)
+    assert why["lacks"] == {"kind": "weak", "concepts": [], "score": 0.24, "least": 0.3}
+    # With its draw, the group covers enough of 725.2 to be about it.
+    assert [l.rule for l in link.rules_for([*passing, "draw_card"])] == ["725.2"]
 
 
 def test_of_rules_naming_the_same_the_one_lacking_least_wins():

@@ -10,8 +10,9 @@ The reasons, first that applies (``kind``):
   monarch (rule 725), which the core does not carry");
 - ``unnamed``: no carried rule names any concept it names ("no carried rule names team");
 - ``weak``: its concepts are not enough for any carried rule; the closest rule is named with
-  what it lacks (a gate of :func:`kb.link.scoring.gate`, or ``distinctive``: one of the rule's
-  own concepts that few rules name).
+  what it lacks (a gate of :func:`kb.link.scoring.gate`; ``distinctive``: one of the rule's
+  own concepts that few rules name; or ``weak``: the group covers less of the rule than
+  :data:`kb.link.scoring.WEAKEST`, with that ``score``).
 
 >>> from kb.link.evidence import evidence_table
 >>> why_unlinked({"monarch": 1.0, "leave_game": 1.0}, table=evidence_table({"726.4"}))
@@ -27,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.scoring import gate, gate_phrase, mentioned_in, untracked, votes_of
+from kb.link.scoring import WEAKEST, gate, gate_phrase, mentioned_in, untracked, votes_of
 
 
 def explain(
@@ -59,6 +60,10 @@ def explain(
     )
     own = sorted(table.distinctive(closest))
     lacks = gate(closest, mentioned, table) or {"kind": "distinctive", "concepts": own}
+    covered = _covered(votes, closest, table)
+    if lacks["kind"] == "distinctive" and set(own) & mentioned and covered < WEAKEST:
+        # It passes and names what tells the rule: it covers too little of it.
+        lacks = {"kind": "weak", "concepts": [], "score": round(covered, 2), "least": WEAKEST}
     return {"kind": "weak", "concepts": sorted(named), "rule": closest, "lacks": lacks}
 
 

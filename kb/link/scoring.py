@@ -21,6 +21,8 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    requires, or else its rarest): generic words ("ability", "the stack") add strength but
    never make a link alone.
 3. **Score**: the share of the rule's whole weighted evidence the group's votes cover (0 to 1).
+   A group whose every candidate scores under :data:`WEAKEST` only names the rules' words in
+   passing: it gets no link.
 4. **Dominance.** A candidate is dropped when another rule explains all it explains and
    more: the other's mentioned concepts strictly contain its own (a ruling that restates
    726.4 also names what 800.4k names; the other need only pass the gates: a ruling on a
@@ -58,6 +60,10 @@ from kb.link.evidence import EvidenceTable, evidence_table
 
 #: A group restates a rule when it covers at least this share of the rule's weighted evidence.
 RESTATES = 0.5
+#: A group whose best rule it covers less of than this names the rules' words in passing (a
+#: ruling about another card's ability that says "whether or not anyone is the monarch"): no
+#: link. A ruling about a rule covers a good part of what the rule names.
+WEAKEST = 0.3
 #: A group mentions a concept when at least this share of its languages do.
 MENTIONED = 0.5
 
@@ -129,6 +135,7 @@ def gate_phrase(found: dict) -> str:
         "requires": f"needs {' or '.join(found['concepts'])} (hint)",
         "excludes": f"excludes {named} (hint)",
         "distinctive": f"needs one of {named}" if named else "has no concept of its own",
+        "weak": f"is named only in passing (covered {found.get('score', 0)}, under {WEAKEST})",
     }[found["kind"]]
 
 
@@ -208,6 +215,8 @@ def rules_for(
         return []
     passed = passing(votes, table)
     links = candidates(votes, table, passed)
+    if not links or max(link.score for link in links) < WEAKEST:
+        return []
     # A rule the group explains less of than another rule that passes the gates is not the
     # group's subject, even when the other has no distinctive concept to be linked itself
     # (leaving the game with one's dungeon is 800.4a's, not 309.2b's).
