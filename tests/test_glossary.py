@@ -124,6 +124,13 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "ne font pas partie de votre deck", "deck"),
         ("de", "gehören nicht zu deinem Deck", "deck"),
         ("es", "no van en tu banquillo", "deck"),
+        # A dungeon removed (from the game, the only place a dungeon is removed from).
+        ("en", "it doesn't remove the dungeon yet", "remove_from_game"),
+        ("ru", "подземелье удаляется", "remove_from_game"),
+        ("it", "il dungeon viene rimosso", "remove_from_game"),
+        ("fr", "le donjon est retiré", "remove_from_game"),
+        ("de", "das Verlies wird entfernt", "remove_from_game"),
+        ("es", "la mazmorra se quita", "remove_from_game"),
         # Completing a dungeon named a sentence earlier.
         ("en", "the moment you complete it", "complete_dungeon"),
         ("ru", "тогда вы завершаете его", "complete_dungeon"),
