@@ -131,6 +131,13 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "le donjon est retiré", "remove_from_game"),
         ("de", "das Verlies wird entfernt", "remove_from_game"),
         ("es", "la mazmorra se quita", "remove_from_game"),
+        # A designation its holder already has: told to take it, they take it again.
+        ("en", "if you already have the initiative", "again"),
+        ("ru", "если вы уже являетесь монархом", "again"),
+        ("it", "se hai già l'iniziativa", "again"),
+        ("fr", "si vous êtes déjà le monarque", "again"),
+        ("de", "wenn du bereits die Initiative hast", "again"),
+        ("es", "si ya eres el monarca", "again"),
         # Completing a dungeon named a sentence earlier.
         ("en", "the moment you complete it", "complete_dungeon"),
         ("ru", "тогда вы завершаете его", "complete_dungeon"),
