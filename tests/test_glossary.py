@@ -138,6 +138,13 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "si vous êtes déjà le monarque", "again"),
         ("de", "wenn du bereits die Initiative hast", "again"),
         ("es", "si ya eres el monarca", "again"),
+        # Nobody holds the designation.
+        ("en", "while no player is the monarch", "no_monarch"),
+        ("ru", "пока ни один игрок не является монархом", "no_monarch"),
+        ("it", "se nessuno è il monarca", "no_monarch"),
+        ("fr", "tant qu'aucun joueur n'est le monarque", "no_monarch"),
+        ("de", "solange niemand der Monarch ist", "no_monarch"),
+        ("es", "si no hay monarca", "no_monarch"),
         # Completing a dungeon named a sentence earlier.
         ("en", "the moment you complete it", "complete_dungeon"),
         ("ru", "тогда вы завершаете его", "complete_dungeon"),
