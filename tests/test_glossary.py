@@ -115,7 +115,6 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "une fois la capacité résolue", "resolve"),
         ("es", "hasta que se haya resuelto", "resolve"),
         ("ru", "предписывает игроку получить ее", "take_initiative"),
-        ("es", "varias criaturas a la vez", "simultaneously"),
         ("de", "dann wirst du der Monarch", "become_monarch"),
         # A player's deck and sideboard (309.2).
         ("en", "isn't part of your deck or sideboard", "deck"),
