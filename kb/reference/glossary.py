@@ -137,19 +137,26 @@ class Glossary:
         """The indexes of the concepts with patterns in ``code`` that may match ``lowered``: one
         of their needles is in it, or they have none. One test per needle, not per concept
         (a needle is shared by several concepts, and testing it is cheaper than a loop)."""
-        by_needle, always = self._needles(code)
+        by_needle, always, checked = self._needles(code)
         found = set(always)
         for needle, indexes in by_needle.items():
             if needle in lowered:
                 found.update(indexes)
+        # A short needle ("no", "la") is in most texts: a longer word of the pattern, which any
+        # match holds too, must be there as well ("no monarch").
+        for needle, index, words in checked:
+            if index not in found and needle in lowered and any(w in lowered for w in words):
+                found.add(index)
         return found
 
-    def _needles(self, code: str) -> tuple[dict[str, list[int]], tuple[int, ...]]:
+    def _needles(self, code: str) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple]:
         """({needle: indexes of the concepts it finds}, indexes of the concepts whose patterns
-        in ``code`` have no needle), from :meth:`compiled`, once per language."""
+        in ``code`` have no needle, [(needle, index of a concept it finds only when one of
+        these longer words of its patterns is in the text too, words)]), from
+        :meth:`compiled` and the patterns, once per language."""
         cached = self._by_needle.get(code)
         if cached is None:
-            by_needle: dict[str, list[int]] = {}
+            found: dict[str, dict[int, set[str]]] = {}
             always: list[int] = []
             for index, concept in enumerate(self.concepts):
                 regex, needles = self.compiled(concept, code)
@@ -157,9 +164,28 @@ class Glossary:
                     continue
                 if not needles:
                     always.append(index)
-                for needle in needles:
-                    by_needle.setdefault(needle, []).append(index)
-            cached = self._by_needle[code] = (by_needle, tuple(always))
+                    continue
+                for pattern in concept.patterns(code):
+                    needle = _needle(pattern)
+                    found.setdefault(needle, {}).setdefault(index, set()).add(
+                        _longest(pattern, needle)
+                    )
+            by_needle = {
+                needle: tuple(i for i, words in by.items() if "" in words)
+                for needle, by in found.items()
+            }
+            checked = tuple(
+                (needle, i, tuple(sorted(words)))
+                for needle, by in found.items()
+                for i, words in by.items()
+                if "" not in words
+            )
+            cached = (
+                {needle: found for needle, found in by_needle.items() if found},
+                tuple(always),
+                checked,
+            )
+            self._by_needle[code] = cached
         return cached
 
     def concept_ids(self, text: str, lang: str, also: tuple[str, ...] = ()) -> set[str]:
@@ -207,6 +233,10 @@ def _matches_at(regex, text: str, positions: list[int]):
     for at in positions:
         if at < end:
             continue
+        # Every pattern starts with (?<!\w): a needle inside a word ("lo" in "dello") starts
+        # no match, and this test is cheaper than the regex's.
+        if at and (text[at - 1].isalnum() or text[at - 1] == "_"):
+            continue
         m = regex.match(text, at)
         if m:
             yield m
@@ -224,6 +254,15 @@ def _needle(pattern: str) -> str:
         return ""
     literal = re.split("['’]", words[0].rstrip("*"))[0]
     return literal.lower()
+
+
+def _longest(pattern: str, needle: str) -> str:
+    """The longest literal part of any word of ``pattern`` (as :func:`_needle` reads a word),
+    if longer than ``needle``, else '': every match holds it, wherever it stands."""
+    words = [w for w in pattern.split() if not _GAP.fullmatch(w)]
+    literals = [re.split("['’]", w.rstrip("*"))[0].lower() for w in words]
+    longest = max(literals, key=len, default="")
+    return longest if len(longest) > len(needle) else ""
 
 
 def non_overlapping(spans: list[Match]) -> list[Match]:
