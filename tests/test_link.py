@@ -446,6 +446,29 @@ def test_the_site_says_why_in_the_reader_s_language(examples_db, tmp_path):
     assert "La règle la plus proche, <a href" in unlinked and "Monstrueux est une" in unlinked
 
 
+def test_the_site_says_a_group_names_a_rule_only_in_passing(tmp_path):
+    """A ruling about a card's own end-step ability that names the monarch in passing: no
+    link, and the maintainers' page says why in the reader's language."""
+    from kb.site import data, pages
+
+    texts = {
+        "fr": "Au début de votre étape de fin, que quelqu'un soit le monarque ou non, la "
+        "Sentinelle gagne +1/+1 jusqu'à la fin du tour.",
+        "de": "Zu Beginn deines Endsegments erhält die Wache +1/+1 bis zum Ende des Zuges, "
+        "egal ob jemand der Monarch ist oder nicht.",
+        "ru": "В начале вашего заключительного шага Страж получает +1/+1 до конца хода, "
+        "независимо от того, есть ли монарх.",
+    }
+    data_ = {"cards": {"fr": "Sentinelle", "de": "Wache", "ru": "Страж"}, "date": "2025-01-10"}
+    db, _ = build(tmp_path, write_rulings(tmp_path, data_, [{"texts": texts}], "passing"))
+    (reason,) = link.unlinked(db)
+    assert "725.2, which is named only in passing" in reason["reason"]
+    site = data.load(db)
+    pages.render_tree(site, "fr", tmp_path / "site", site.summary.counts, only={"unlinked.html"})
+    unlinked = (tmp_path / "site" / "fr" / "unlinked.html").read_text("utf-8")
+    assert "n’est nommée qu’en passant" in unlinked and "0,3" in unlinked
+
+
 @pytest.fixture(scope="module")
 def copies_db(tmp_path_factory):
     """The seeds with each file's rulings printed on two more cards, the first copies (by

@@ -25,6 +25,7 @@ The reasons, first that applies (``kind``):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
@@ -63,7 +64,9 @@ def explain(
     covered = _covered(votes, closest, table)
     if lacks["kind"] == "distinctive" and set(own) & mentioned and covered < WEAKEST:
         # It passes and names what tells the rule: it covers too little of it.
-        lacks = {"kind": "weak", "concepts": [], "score": round(covered, 2), "least": WEAKEST}
+        # Shown to two decimals, rounded down: 0.2996 is not "0.30, under 0.3".
+        shown = math.floor(covered * 100) / 100
+        lacks = {"kind": "weak", "concepts": [], "score": shown, "least": WEAKEST}
     return {"kind": "weak", "concepts": sorted(named), "rule": closest, "lacks": lacks}
 
 
