@@ -102,11 +102,12 @@ def link_groups(
             for row in db.execute(f"SELECT id FROM groups{where}", params)
         }
     )
-    votes = group_votes(db, None if ids is None else found)
+    # What the groups' concepts imply (conceding is leaving the game) counts as their votes.
+    votes = {g: table.imply(v) for g, v in group_votes(db, None if ids is None else found).items()}
     known: dict[tuple, list[RuleLink]] = {}  # thousands of groups share a few concept sets
     linked, lines = [], []
     for group_id in found:
-        mine = table.imply(votes.get(group_id, {}))
+        mine = votes.get(group_id, {})
         key = tuple(sorted(mine.items()))
         if key not in known:
             known[key] = rules_for(mine, table=table)
@@ -118,7 +119,7 @@ def link_groups(
     rows = []
     for group_id, links in linked:
         date = _group_date(dates.get(group_id))
-        surfaces, mine = surfaces_of.get(group_id, {}), table.imply(votes.get(group_id, {}))
+        surfaces, mine = surfaces_of.get(group_id, {}), votes.get(group_id, {})
         for rank, link in enumerate(links, start=1):
             evidence = {
                 "concepts": {c: _words(c, surfaces, table) for c in link.concepts},
