@@ -125,8 +125,9 @@ class EvidenceTable:
         """The rule's own concepts (its evidence less its family's subject) that tell it from
         the other rules: those at most :data:`FEW` carried rules name; the concepts its hint
         requires (the hint says they are its point: 725.4's leaving the game, named by nine
-        rules), except its family's topic (701.49c's venturing only opens the gate); and, for a rule with none of these, its rarest own concepts (309.2b names only
-        the command zone and leaving the game: without them it could never be linked)."""
+        rules), except its family's topic (701.49c's venturing only opens the gate); and, for
+        a rule with none of these, its rarest own concepts (309.2b names only the command zone
+        and leaving the game: without them it could never be linked)."""
         if rule not in self._distinctive:
             own = self.rules[rule].concepts - self.topic(rule)
             found = {c for c in own if self.named_by(c) <= FEW}

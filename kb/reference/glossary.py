@@ -181,7 +181,7 @@ class Glossary:
                 if "" not in words
             )
             cached = (
-                {needle: found for needle, found in by_needle.items() if found},
+                {needle: plain for needle, plain in by_needle.items() if plain},
                 tuple(always),
                 checked,
             )
@@ -249,20 +249,21 @@ def _needle(pattern: str) -> str:
     Letters match case-insensitively and ' matches ’ too, so only the part before any
     apostrophe is literal; re's IGNORECASE and str.lower agree on the letters of our patterns.
     """
-    words = [w for w in pattern.split() if not _GAP.fullmatch(w)]
-    if not words:
-        return ""
-    literal = re.split("['’]", words[0].rstrip("*"))[0]
-    return literal.lower()
+    literals = _literals(pattern)
+    return literals[0] if literals else ""
 
 
 def _longest(pattern: str, needle: str) -> str:
-    """The longest literal part of any word of ``pattern`` (as :func:`_needle` reads a word),
-    if longer than ``needle``, else '': every match holds it, wherever it stands."""
-    words = [w for w in pattern.split() if not _GAP.fullmatch(w)]
-    literals = [re.split("['’]", w.rstrip("*"))[0].lower() for w in words]
-    longest = max(literals, key=len, default="")
+    """The longest literal part of any word of ``pattern``, if longer than ``needle``, else
+    '': every match holds it, wherever it stands."""
+    longest = max(_literals(pattern), key=len, default="")
     return longest if len(longest) > len(needle) else ""
+
+
+def _literals(pattern: str) -> list[str]:
+    """Each word's literal part, lowercased: before a stem's * and before any apostrophe."""
+    words = [w for w in pattern.split() if not _GAP.fullmatch(w)]
+    return [re.split("['’]", w.rstrip("*"))[0].lower() for w in words]
 
 
 def non_overlapping(spans: list[Match]) -> list[Match]:
