@@ -286,6 +286,41 @@ def test_a_rule_named_in_passing_drops_no_other_rule():
     assert [l.rule for l in link.rules_for(found)] == ["309.7"]
 
 
+def test_a_rule_named_by_one_word_of_its_own_gives_way_to_one_of_its_family_named_by_several():
+    # Creatures dealing combat damage to the monarch, and "you draw only one card": 725.3's
+    # only one (monarch) is named, but 725.2 is named by four of its own concepts.
+    found = ["monarch", "become_monarch", "combat_damage", "creature", "draw_card", "end_step"]
+    found += ["only_one", "control", "ability"]
+    table = link.evidence_table()
+    thin = {l.rule: l for l in scoring.candidates(scoring.votes_of(found), table)}
+    assert thin["725.3"].distinctive == ("only_one",) and thin["725.3"].score >= scoring.WEAKEST
+    assert [l.rule for l in link.rules_for(found)] == ["725.2"]
+    # Another family's rule named by one word is not its to drop: the initiative's upkeep
+    # trigger ordered among others is 726.2's and 603.3b's.
+    found = ["initiative", "take_initiative", "upkeep", "combat_damage", "undercity"]
+    found += ["venture_into_undercity", "choose_order", "triggered_ability", "stack"]
+    linked = {l.rule: l for l in link.rules_for(found)}
+    assert sorted(linked) == ["603.3b", "726.2"] and linked["603.3b"].distinctive == (
+        "choose_order",
+    )
+
+
+def test_a_rule_keeps_a_thin_rule_its_description_refers_to():
+    # 701.49d's description sends a venture into a dungeon already started to 701.49b: a
+    # ruling on venturing into Undercity from a room with an arrow onward explains both.
+    found = ["dungeon", "venture_into_undercity", "undercity", "room", "venture_marker"]
+    found += ["next_room"]
+    table = link.evidence_table()
+    assert table.rules["701.49d"].refers == {"701.49b", "701.49c"}
+    assert [l.rule for l in link.rules_for(found)] == ["701.49b", "701.49d"]
+    # Without the reference, 701.49b (named by next_room alone) gives way to 701.49d.
+    descriptions = evidence.read_descriptions()
+    descriptions["701.49d"] = descriptions["701.49d"].replace(" (701.49b, 701.49c)", "")
+    plain = evidence.table_for(set(table.rules), descriptions)
+    assert plain.rules["701.49d"].refers == frozenset()
+    assert [l.rule for l in link.rules_for(found, table=plain)] == ["701.49d"]
+
+
 def test_of_rules_naming_the_same_the_one_lacking_least_wins():
     # Starting a dungeon and its first room: 701.49a, not 309.5b or 701.49c (which also
     # start one, after removing the last one from the game).

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +39,9 @@ from kb.reference.glossary import load as load_glossary
 #: A concept at most this many carried rules name is distinctive: the size of a small family
 #: (the initiative's five rules), so a concept one family shares still tells it from the rest.
 FEW = 5
+
+#: A rule number in a description's text: a reference to that rule.
+RULE_NUMBER = re.compile(r"\b\d{3}\.\d+[a-z]?\b")
 
 DESCRIPTIONS_FILE = Path(__file__).resolve().parent.parent / "core" / "descriptions.yaml"
 HINTS_FILE = Path(__file__).with_name("hints.yaml")
@@ -81,11 +85,13 @@ class Hint:
 
 @dataclass(frozen=True)
 class RuleEvidence:
-    """One carried rule: its number, its description and the concepts the description names."""
+    """One carried rule: its number, its description, the concepts the description names and
+    the rules it refers to (701.49d's "as usual (701.49b, 701.49c)")."""
 
     rule: str
     description: str
     concepts: frozenset[str]
+    refers: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -131,17 +137,22 @@ class EvidenceTable:
         if rule not in self._distinctive:
             own = self.rules[rule].concepts - self.topic(rule)
             found = {c for c in own if self.named_by(c) <= FEW}
-            hint = self.hints.get(rule)
             # A required concept of the family's topic (701.49c's venturing) is a gate: it says
             # which part of the family, not which rule.
             family = self.family_of(rule)
             gates = set(family.topic) if family else set()
-            found |= {c for need in (hint.requires if hint else ()) for c in need} & own - gates
+            found |= self.required(rule) & own - gates
             if not found and own:
                 rarest = min(self.named_by(c) for c in own)
                 found = {c for c in own if self.named_by(c) == rarest}
             self._distinctive[rule] = frozenset(found)
         return self._distinctive[rule]
+
+    def required(self, rule: str) -> frozenset[str]:
+        """The concepts the rule's hint requires (any entry's), which the hint says are its
+        point; empty for a rule without a hint."""
+        hint = self.hints.get(rule)
+        return frozenset(c for need in (hint.requires if hint else ()) for c in need)
 
     def named_by(self, concept: str) -> int:
         """How many carried rules' descriptions name ``concept``."""
@@ -191,7 +202,8 @@ def build_table(
                     source, 0, f"rule {number}: the description names no concept of the glossary"
                 )
             )
-        rules[number] = RuleEvidence(number, text, concepts)
+        refers = frozenset(RULE_NUMBER.findall(text)) - {number}
+        rules[number] = RuleEvidence(number, text, concepts, refers)
     if problems:
         raise KbError(problems)
     df: dict[str, int] = {}

@@ -35,7 +35,14 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    and 701.49b), while a ruling on starting a dungeon links 701.49a and not 309.5b or
    701.49c, whose removal from the game it never mentions.
 
-5. **Restatements.** A rule whose hint names another that states the same from another side
+5. **Support.** A candidate the group names by one of its distinctive concepts only (and not
+   by one its hint requires) gives way to a rule of its family that the group names by two
+   or more and covers more of: "you draw only one card" in a ruling on the monarch's
+   combat-damage trigger (725.2) does not make it a ruling on 725.3's only one monarch. A
+   rule whose description refers to the thin one keeps it (701.49d's venture into a dungeon
+   already started is 701.49b's).
+
+6. **Restatements.** A rule whose hint names another that states the same from another side
    (``also``: the dungeon card's 309.5a is the keyword action's 701.49b) brings that rule in
    when the group mentions what the hint's ``when`` names (venturing) and it passes the gates.
 
@@ -230,6 +237,14 @@ def rules_for(
         if not any(_dominates(other, link) for other in links)
         and not any(set(link.concepts) < named for named in passed.values())
     ]
+    # A rule the group names by one word of its own gives way to a rule of its family that
+    # the group names by several and covers more of ("only one card" beside the monarch's
+    # combat-damage trigger is not 725.3), unless that rule refers to it.
+    kept = [
+        link
+        for link in kept
+        if not (_thin(link, table) and any(_outweighs(other, link, table) for other in kept))
+    ]
     kept += restated(kept, votes, table)
     return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
 
@@ -259,6 +274,24 @@ def _dominates(other: RuleLink, link: RuleLink) -> bool:
         return False
     # What it names beyond the other is generic, and the other explains the group better.
     return not (mine - theirs) & set(link.distinctive) and other.score > link.score + 1e-6
+
+
+def _thin(link: RuleLink, table: EvidenceTable) -> bool:
+    """Whether the group names ``link``'s rule by one of its distinctive concepts only, and
+    not by one its hint requires (which the hint says is the rule's point)."""
+    return len(link.distinctive) == 1 and not set(link.distinctive) & table.required(link.rule)
+
+
+def _outweighs(other: RuleLink, link: RuleLink, table: EvidenceTable) -> bool:
+    """Whether ``other`` takes the place of a thinly named ``link`` (see the module's doc)."""
+    family = table.family_of(link.rule)
+    return (
+        len(other.distinctive) >= 2
+        and other.score > link.score + 1e-6
+        and family is not None
+        and table.family_of(other.rule) == family
+        and link.rule not in table.rules[other.rule].refers
+    )
 
 
 def number_key(rule: str) -> tuple:
