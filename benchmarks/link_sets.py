@@ -15,6 +15,13 @@ library), and scored per (ruling, rule) pair:
 - negatives: rulings about nothing the core carries that are linked to nothing;
 - per family of the expected rules (the monarch, the initiative, dungeons, other).
 
+Two careful readers do not agree on every ruling. ``link_sets/second/<set>.yaml`` holds a
+second annotation of a set (position -> rules), made by a session that saw only the English
+texts and the rules; where it exists the script also prints how far that reader agrees with
+the set's rules (precision and recall of the second reading against the first: what a linker
+can be expected to reach), the linker against the second reading, and the linker against
+both (a link is right when either reader gives it; recall over the rules both give).
+
 It prints figures and never asserts.
 
     python benchmarks/link_sets.py [SET.yaml ...] [--verbose]
@@ -90,6 +97,25 @@ def score(expected: list[list[str]], linked: list[list[str]], carried: set[str])
     return {name: _figures(t) for name, t in sorted(tally.items())}
 
 
+def pairs(references: list[list[str]], found: list[list[str]]) -> tuple[float, float]:
+    """(precision, recall) of ``found`` against ``references``, per (ruling, rule) pair."""
+    right = sum(len(set(r) & set(f)) for r, f in zip(references, found))
+    made, wanted = sum(len(f) for f in found), sum(len(r) for r in references)
+    return (right / made if made else 1.0), (right / wanted if wanted else 1.0)
+
+
+def readers(first: list[list[str]], second: list[list[str]], linked: list[list[str]]) -> str:
+    """The lines on a set with a second annotation (see the module's doc)."""
+    either = [sorted(set(a) | set(b)) for a, b in zip(first, second)]
+    both = [sorted(set(a) & set(b)) for a, b in zip(first, second)]
+    lines = [
+        ("second reader against the set's rules", pairs(first, second)),
+        ("linker against the second reader", pairs(second, linked)),
+        ("linker against either reader", (pairs(either, linked)[0], pairs(both, linked)[1])),
+    ]
+    return "\n".join(f"  {name:<38} precision {p:.3f} recall {r:.3f}" for name, (p, r) in lines)
+
+
 def _figures(t: Counter) -> dict:
     def ratio(num: int, den: int) -> float | None:
         return round(num / den, 3) if den else None
@@ -130,6 +156,16 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"  {name:<11} {f['rulings']:>7} {f['links']:>5} {_fmt(f['precision'])} "
                 f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>7}  {f['negatives']}"
+            )
+        second = SETS / "second" / path.name
+        if second.exists():
+            seen = yaml.safe_load(second.read_text(encoding="utf-8")) or {}
+            print(
+                readers(
+                    expected,
+                    [sorted(seen.get(i) or []) for i in range(1, len(expected) + 1)],
+                    linked,
+                )
             )
         if args.verbose:
             for position, (want, got) in enumerate(zip(expected, linked), 1):
