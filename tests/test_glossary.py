@@ -106,6 +106,13 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "sur la salle la plus haute", "first_room"),
         ("de", "auf den obersten Raum", "first_room"),
         ("es", "en la sala superior", "first_room"),
+        # Objects that stop existing, not a player who stops having a designation.
+        ("en", "the token ceases to exist", "cease_to_exist"),
+        ("ru", "эта способность перестает существовать", "cease_to_exist"),
+        ("it", "quell'abilità cessa di esistere", "cease_to_exist"),
+        ("fr", "cette capacité cesse d'exister", "cease_to_exist"),
+        ("de", "hört diese Fähigkeit auf zu existieren", "cease_to_exist"),
+        ("es", "esa habilidad deja de existir", "cease_to_exist"),
         # Wordings the rules' terms take in running text.
         ("en", "the ability of its first room triggers", "room_ability"),
         ("fr", "la capacité de sa première salle", "room_ability"),
