@@ -260,32 +260,6 @@ def test_a_group_naming_a_rule_s_words_in_passing_is_linked_to_nothing():
     assert [l.rule for l in link.rules_for([*passing, "draw_card"])] == ["725.2"]
 
 
-def test_a_rule_named_in_passing_is_not_linked_beside_the_group_s_own():
-    # A ruling on dungeon cards (309.2c) that says one stays in the command zone until it
-    # leaves the game, by an effect: 800.4a names leaving the game and effects too, but the
-    # group covers under WEAKEST of it.
-    found = ["dungeon", "permanent", "cast", "command_zone", "leave_game", "effect"]
-    weak = {
-        l.rule: l.score for l in scoring.candidates(scoring.votes_of(found), link.evidence_table())
-    }
-    assert weak["800.4a"] < scoring.WEAKEST <= weak["309.2c"]
-    assert [l.rule for l in link.rules_for(found)] == ["309.2c"]
-    # Where the group covers enough of it (it names exile too), 800.4a is linked as well.
-    assert "800.4a" in [l.rule for l in link.rules_for([*found, "exile"])]
-
-
-def test_a_rule_named_in_passing_drops_no_other_rule():
-    # A dungeon removed from the game: 309.5b names all that 309.7 names here and lacks less,
-    # but the group covers under WEAKEST of 309.5b (a venture from the last room, a new
-    # dungeon, its first room): 309.7 (completing a dungeon as it is removed) is linked.
-    found = ["dungeon", "remove_from_game"]
-    weak = {
-        l.rule: l.score for l in scoring.candidates(scoring.votes_of(found), link.evidence_table())
-    }
-    assert weak["309.5b"] < scoring.WEAKEST <= weak["309.7"]
-    assert [l.rule for l in link.rules_for(found)] == ["309.7"]
-
-
 def test_a_rule_named_by_one_word_of_its_own_gives_way_to_one_of_its_family_named_by_several():
     # Creatures dealing combat damage to the monarch, and "you draw only one card": 725.3's
     # only one (monarch) is named, but 725.2 is named by four of its own concepts.

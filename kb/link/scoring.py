@@ -21,9 +21,8 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    requires, or else its rarest): generic words ("ability", "the stack") add strength but
    never make a link alone.
 3. **Score**: the share of the rule's whole weighted evidence the group's votes cover (0 to 1).
-   A candidate that scores under :data:`WEAKEST` is only named in passing: it is dropped
-   before dominance (it is neither linked nor drops another), and a group left with no
-   candidate gets no link.
+   A group whose every candidate scores under :data:`WEAKEST` only names the rules' words in
+   passing: it gets no link.
 4. **Dominance.** A candidate is dropped when another rule explains all it explains and
    more: the other's mentioned concepts strictly contain its own (a ruling that restates
    726.4 also names what 800.4k names; the other need only pass the gates: a ruling on a
@@ -68,10 +67,9 @@ from kb.link.evidence import EvidenceTable, evidence_table
 
 #: A group restates a rule when it covers at least this share of the rule's weighted evidence.
 RESTATES = 0.5
-#: A rule a group covers less of than this is only named in passing (a ruling about another
-#: card's ability that says "whether or not anyone is the monarch"; a ruling on dungeon cards
-#: that says one stays in the command zone until it leaves the game, which 800.4a is about):
-#: it is not linked. A ruling about a rule covers a good part of what the rule names.
+#: A group whose best rule it covers less of than this names the rules' words in passing (a
+#: ruling about another card's ability that says "whether or not anyone is the monarch"): no
+#: link. A ruling about a rule covers a good part of what the rule names.
 WEAKEST = 0.3
 #: A group mentions a concept when at least this share of its languages do.
 MENTIONED = 0.5
@@ -223,10 +221,8 @@ def rules_for(
     if untracked(votes, table):
         return []
     passed = passing(votes, table)
-    # A rule the group covers little of is only named in passing: it is no candidate, and
-    # it drops no other rule (a weak rule that names more must not leave the group unlinked).
-    links = [link for link in candidates(votes, table, passed) if link.score >= WEAKEST]
-    if not links:
+    links = candidates(votes, table, passed)
+    if not links or max(link.score for link in links) < WEAKEST:
         return []
     # A rule the group explains less of than another rule that passes the gates is not the
     # group's subject, even when the other has no distinctive concept to be linked itself
