@@ -30,9 +30,10 @@ STYLE = yaml.safe_load(
 #: exact after the linker's second round, 0.785 and 0.810 with restatements, 0.812 and 0.825
 #: once the keyword action needed a venture, 0.818 and 0.831 with 36 of 53 exact once 309.2
 #: and 309.2d were carried, 0.818 and 0.818 once a deck ruling's gold named 309.2 beside
-#: 309.2a, one required pair more); raise them as it improves.
-MIN_PRECISION = 0.80
-MIN_RECALL = 0.81
+#: 309.2a, one required pair more; 0.824 and 0.848 with a thin rule giving way to its family's
+#: better-named rule and cease to exist told from cease); raise them as it improves.
+MIN_PRECISION = 0.82
+MIN_RECALL = 0.84
 #: Rulings whose six texts the aligner must keep in one group (all of them, then).
 MIN_WHOLE_GROUPS = 53
 
