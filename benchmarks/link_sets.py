@@ -97,11 +97,11 @@ def score(expected: list[list[str]], linked: list[list[str]], carried: set[str])
     return {name: _figures(t) for name, t in sorted(tally.items())}
 
 
-def pairs(references: list[list[str]], found: list[list[str]]) -> tuple[float, float]:
-    """(precision, recall) of ``found`` against ``references``, per (ruling, rule) pair."""
-    right = sum(len(set(r) & set(f)) for r, f in zip(references, found))
-    made, wanted = sum(len(f) for f in found), sum(len(r) for r in references)
-    return (right / made if made else 1.0), (right / wanted if wanted else 1.0)
+def pairs(references: list[list[str]], found: list[list[str]]) -> tuple[str, str]:
+    """(precision, recall) of ``found`` against ``references``, per (ruling, rule) pair, as
+    :func:`score` counts them over all rulings, ready to print."""
+    figures = score(references, found, set())["all"]
+    return _fmt(figures["precision"]).strip(), _fmt(figures["recall"]).strip()
 
 
 def readers(first: list[list[str]], second: list[list[str]], linked: list[list[str]]) -> str:
@@ -113,7 +113,7 @@ def readers(first: list[list[str]], second: list[list[str]], linked: list[list[s
         ("linker against the second reader", pairs(second, linked)),
         ("linker against either reader", (pairs(either, linked)[0], pairs(both, linked)[1])),
     ]
-    return "\n".join(f"  {name:<38} precision {p:.3f} recall {r:.3f}" for name, (p, r) in lines)
+    return "\n".join(f"  {name:<38} precision {p} recall {r}" for name, (p, r) in lines)
 
 
 def _figures(t: Counter) -> dict:
