@@ -178,22 +178,42 @@ def serve(out, port):
 @cli.command()
 @click.option("--unlinked", is_flag=True, help="List the groups linked to no rule, with why.")
 @click.option(
+    "--group",
+    "group_id",
+    metavar="ID",
+    help="Why this group has its links and not others: each rule naming a concept it "
+    "mentions, and what became of it.",
+)
+@click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @DB_OPTION
-def links(unlinked, fmt, db_path):
+def links(unlinked, group_id, fmt, db_path):
     """List each ruling group's rules and why: score, concepts, words per language.
 
     With --unlinked, the groups linked to no rule and the reason (a designation the core
     does not carry, no carried rule naming their concepts, or the closest rule and what it
-    lacks). JSON: [{group, links: [{rule, number_then, score, concepts, words}]}], or with
-    --unlinked [{group, reason, concepts}].
+    lacks). With --group ID, one group's concepts and every carried rule naming one of them:
+    linked, or refused by a gate, or dropped for a rule that explains more. JSON: [{group,
+    links: [{rule, number_then, score, concepts, words}]}]; with --unlinked [{group, reason,
+    concepts}]; with --group {group, concepts, rules: [{rule, fate, score, concepts, by, why}]}.
     """
     import json
 
     from kb import link, store
 
-    rows = link.listing(store.open_existing(db_path), unlinked)
+    if unlinked and group_id:
+        raise click.UsageError("--unlinked and --group cannot be used together")
+    db = store.open_existing(db_path)
+    if group_id:
+        found = link.trace(db, group_id)
+        click.echo(
+            json.dumps(found, ensure_ascii=False, indent=2)
+            if fmt == "json"
+            else link.trace_text(found)
+        )
+        return
+    rows = link.listing(db, unlinked)
     click.echo(
         json.dumps(rows, ensure_ascii=False, indent=2)
         if fmt == "json"

@@ -16,7 +16,7 @@ Modules, in the order the data goes through them:
 
 - :mod:`kb.link.evidence`  descriptions and hints -> each rule's concepts and their weights
 - :mod:`kb.link.scoring`   a group's votes -> the rules it explains (gates, strength, score)
-- :mod:`kb.link.reasons`   why a group has no rule
+- :mod:`kb.link.reasons`   why a group has no rule, and what became of each rule it names
 - :mod:`kb.link.stage`     the ``link`` stage and table ``group_rules``; reading links back
 
 >>> [link.rule for link in rules_for(("initiative", "take_initiative", "leave_game",
@@ -39,6 +39,8 @@ from kb.link.stage import (
     listing,
     listing_text,
     number_on,
+    trace,
+    trace_text,
     unlinked,
 )
 
@@ -56,6 +58,8 @@ __all__ = [
     "listing_text",
     "number_on",
     "rules_for",
+    "trace",
+    "trace_text",
     "unlinked",
     "why_unlinked",
 ]

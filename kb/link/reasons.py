@@ -29,7 +29,7 @@ import math
 from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.scoring import WEAKEST, gate, gate_phrase, mentioned_in, untracked, votes_of
+from kb.link.scoring import WEAKEST, Fate, gate, gate_phrase, mentioned_in, untracked, votes_of
 
 
 def explain(
@@ -94,6 +94,42 @@ def why_unlinked(
     return (
         f"names {', '.join(reason['concepts'])}, which is not enough for any carried "
         f"rule (closest: {reason['rule']}, which {gate_phrase(reason['lacks'])})"
+    )
+
+
+def fate_phrase(fate: Fate, votes: Mapping[str, float], table: EvidenceTable) -> str:
+    """What became of a rule for a group with these votes (:func:`kb.link.scoring.decide`'s
+    answer), as an English line a maintainer can act on.
+
+    >>> from kb.link.scoring import decide
+    >>> found = {"monarch": 1.0, "become_monarch": 1.0, "leave_game": 1.0, "turn_order": 1.0}
+    >>> table = evidence_table()
+    >>> [fate_phrase(f, found, table) for f in decide(found, table=table)][:2]
+    ['linked: restates it (covers 0.51)', 'not linked: 725.4 explains all it explains and more']
+    """
+    link, by = fate.link, fate.by
+    if fate.kind == "linked" and link:
+        depth = "restates it" if link.restates else "touches it"
+        return f"linked: {depth} (covers {link.score:.2f})"
+    if fate.kind == "restated":
+        return f"linked: {by} says the same from another side (hint)"
+    if fate.kind == "untracked":
+        return "not linked: the group is " + why_unlinked(votes, table=table)
+    if fate.kind == "refused" and fate.gate:
+        return f"refused: it {gate_phrase(fate.gate)}"
+    named = ", ".join(link.distinctive if link else ())
+    return (
+        "not linked: "
+        + {
+            "generic": "the group names none of its distinctive concepts ("
+            + ", ".join(sorted(table.distinctive(fate.rule)))
+            + ")",
+            "weak": f"every rule is named only in passing (none is covered {WEAKEST} or more)",
+            "dominated": f"{by} explains all it explains and more",
+            "contained": f"{by} names all it names and more",
+            "outweighed": f"named by one concept of its own ({named}); {by}, of its family, is "
+            "named by more and covered more",
+        }[fate.kind]
     )
 
 

@@ -216,48 +216,125 @@ def rules_for(
     ``found``: the group's votes ({concept: share of its languages}) or its signature (a list
     of concepts). ``carried``: the rules to consider (default: every rule the core carries);
     ``table``: their evidence, if not the carried rules' own."""
+    return [fate.link for fate in decide(found, carried, table) if fate.linked and fate.link]
+
+
+@dataclass(frozen=True)
+class Fate:
+    """What became of one rule for a group, and why (:func:`decide`).
+
+    ``kind``, the step of the module's doc that settled it: ``linked``; ``restated`` (linked
+    because ``by`` says the same from another side); ``untracked`` (the group is about a
+    designation the core does not carry); ``refused`` (a gate: ``gate``); ``generic`` (the
+    group names none of the rule's distinctive concepts); ``weak`` (every candidate is named
+    in passing); ``dominated`` (``by`` explains all it explains and more); ``contained``
+    (``by`` passes the gates and names all it names and more); ``outweighed`` (named by one
+    word of its own beside ``by``, of its family, named by more)."""
+
+    rule: str
+    kind: str
+    link: RuleLink | None = None
+    by: str | None = None
+    gate: dict | None = None
+
+    @property
+    def linked(self) -> bool:
+        return self.kind in ("linked", "restated")
+
+
+def decide(
+    found: Mapping[str, float] | Iterable[str],
+    carried: set[str] | None = None,
+    table: EvidenceTable | None = None,
+) -> list[Fate]:
+    """The fate of every carried rule naming a concept the group mentions: the linked ones
+    first, in :func:`rules_for`'s order, then the others by score. Arguments as
+    :func:`rules_for`'s, which keeps the linked ones.
+
+    >>> [(f.rule, f.kind, f.by) for f in decide(["monarch", "become_monarch", "leave_game",
+    ...                                           "active_player", "turn_order"])][:3]
+    [('725.4', 'linked', None), ('800.4k', 'dominated', '725.4'), ('726.4', 'refused', None)]
+    """
     table = table or evidence_table(carried)
     votes = table.imply(votes_of(found))
+    mentioned = mentioned_in(votes)
+    naming = [rule for rule, evidence in table.rules.items() if evidence.concepts & mentioned]
     if untracked(votes, table):
-        return []
+        return _ordered([Fate(rule, "untracked", link_to(rule, votes, table)) for rule in naming])
     passed = passing(votes, table)
     links = candidates(votes, table, passed)
+    chosen = {link.rule for link in links}
+    fates = {
+        rule: Fate(
+            rule,
+            "generic" if rule in passed else "refused",
+            link_to(rule, votes, table),
+            gate=None if rule in passed else gate(rule, mentioned, table),
+        )
+        for rule in naming
+        if rule not in chosen
+    }
     if not links or max(link.score for link in links) < WEAKEST:
-        return []
+        fates.update({link.rule: Fate(link.rule, "weak", link) for link in links})
+        return _ordered(list(fates.values()))
     # A rule the group explains less of than another rule that passes the gates is not the
     # group's subject, even when the other has no distinctive concept to be linked itself
     # (leaving the game with one's dungeon is 800.4a's, not 309.2b's).
-    kept = [
-        link
-        for link in links
-        if not any(_dominates(other, link) for other in links)
-        and not any(set(link.concepts) < named for named in passed.values())
-    ]
+    kept = []
+    for link in links:
+        over = next((other.rule for other in links if _dominates(other, link)), None)
+        wider = next((r for r, named in passed.items() if set(link.concepts) < named), None)
+        if over or wider:
+            fates[link.rule] = Fate(
+                link.rule, "dominated" if over else "contained", link, over or wider
+            )
+        else:
+            kept.append(link)
     # A rule the group names by one word of its own gives way to a rule of its family that
     # the group names by several and covers more of ("only one card" beside the monarch's
     # combat-damage trigger is not 725.3), unless that rule refers to it.
-    kept = [
-        link
-        for link in kept
-        if not (_thin(link, table) and any(_outweighs(other, link, table) for other in kept))
-    ]
-    kept += restated(kept, votes, table)
-    return sorted(kept, key=lambda link: (not link.restates, number_key(link.rule)))
+    strong = []
+    for link in kept:
+        over = next((o.rule for o in kept if _outweighs(o, link, table)), None)
+        if over and _thin(link, table):
+            fates[link.rule] = Fate(link.rule, "outweighed", link, over)
+        else:
+            strong.append(link)
+    fates.update({link.rule: Fate(link.rule, "linked", link) for link in strong})
+    for link, source in restated(strong, votes, table):
+        fates[link.rule] = Fate(link.rule, "restated", link, source)
+    return _ordered(list(fates.values()))
+
+
+def _ordered(fates: list[Fate]) -> list[Fate]:
+    """The linked fates most specific first (the rules the group restates before those it
+    touches, each part by rule number: ordering by raw score would make a group's first rule,
+    which names the group, flip between near-equal rules whenever a description is
+    reworded), then the others by score."""
+
+    def key(fate: Fate) -> tuple:
+        score = fate.link.score if fate.link else 0.0
+        if fate.linked and fate.link:
+            return (0, not fate.link.restates, number_key(fate.rule))
+        return (1, -score, number_key(fate.rule))
+
+    return sorted(fates, key=key)
 
 
 def restated(links: list[RuleLink], votes: Mapping[str, float], table: EvidenceTable):
     """The rules that say what ``links`` say from another side (a hint's ``also``: 309.5a from
     the dungeon card's side is 701.49b from the keyword action's), when the group mentions
-    what the hint's ``when`` names and the other rule passes the gates."""
+    what the hint's ``when`` names and the other rule passes the gates: [(its link, the rule
+    of ``links`` that brings it)]."""
     mentioned = mentioned_in(votes)
     linked = {link.rule for link in links}
-    out: dict[str, RuleLink] = {}
+    out: dict[str, tuple[RuleLink, str]] = {}
     for link in links:
         hint = table.hints.get(link.rule)
         if not hint or hint.also not in table.rules or hint.also in linked:
             continue
         if (not hint.when or hint.when & mentioned) and gate(hint.also, mentioned, table) is None:
-            out[hint.also] = link_to(hint.also, votes, table)
+            out[hint.also] = (link_to(hint.also, votes, table), link.rule)
     return list(out.values())
 
 

@@ -16,9 +16,10 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from kb import store
+from kb.errors import KbError
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.reasons import explain, why_unlinked
-from kb.link.scoring import RuleLink, rules_for
+from kb.link.reasons import explain, fate_phrase, why_unlinked
+from kb.link.scoring import RuleLink, decide, rules_for
 from kb.pipeline.progress import say
 from kb.store import schema
 
@@ -214,6 +215,44 @@ def listing_text(rows: list[dict], unlinked_only: bool = False) -> str:
             for found in row["links"]
         ]
     return "\n".join(lines) or ("no unlinked groups" if unlinked_only else "no links")
+
+
+def trace(db: sqlite_utils.Database, group_id: str, table: EvidenceTable | None = None) -> dict:
+    """Why a group has the links it has, and not others (``kb links --group``): {group,
+    concepts: {concept: share of its languages}, rules: [{rule, fate, score, concepts, by,
+    why}]}, one entry per carried rule naming a concept the group mentions, the linked ones
+    first (:func:`kb.link.scoring.decide`; ``why`` is :func:`kb.link.reasons.fate_phrase`)."""
+    if (
+        "groups" not in db.table_names()
+        or not db.execute("SELECT 1 FROM groups WHERE id = ?", [group_id]).fetchone()
+    ):
+        raise KbError(f"no group {group_id!r} in the store: `kb links` lists the groups")
+    table = table or evidence_table()
+    votes = table.imply(group_votes(db, [group_id]).get(group_id, {}))
+    rules = [
+        {
+            "rule": fate.rule,
+            "fate": fate.kind,
+            "score": fate.link.score if fate.link else None,
+            "concepts": list(fate.link.concepts) if fate.link else [],
+            "by": fate.by,
+            "why": fate_phrase(fate, votes, table),
+        }
+        for fate in decide(votes, table=table)
+    ]
+    return {"group": group_id, "concepts": votes, "rules": rules}
+
+
+def trace_text(found: dict) -> str:
+    """:func:`trace`'s answer as lines: the group's concepts, then one line per rule."""
+    shares = ", ".join(f"{c} {share:g}" for c, share in sorted(found["concepts"].items()))
+    lines = [f"{found['group']}  mentions (share of its languages): {shares or 'nothing'}"]
+    for row in found["rules"]:
+        score = "    " if row["score"] is None else f"{row['score']:.2f}"
+        lines.append(f"  {row['rule']:<8} {score}  {row['why']}")
+    if not found["rules"]:
+        lines.append("  no carried rule names a concept it mentions")
+    return "\n".join(lines)
 
 
 def unlinked(db: sqlite_utils.Database, table: EvidenceTable | None = None) -> list[dict]:

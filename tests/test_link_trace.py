@@ -1,0 +1,108 @@
+"""What became of each rule a group names (``kb links --group``): linked, refused by a gate,
+or dropped for a rule that explains more, each with the step of the linker that settled it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from link_corpus import build
+
+from kb import link
+from kb.cli import cli
+from kb.link import scoring
+
+ROOT = Path(__file__).parent.parent
+
+
+def fates(found) -> dict[str, scoring.Fate]:
+    return {fate.rule: fate for fate in scoring.decide(found)}
+
+
+def test_every_rule_naming_a_mentioned_concept_has_a_fate_and_the_linked_ones_are_the_links():
+    found = ["monarch", "become_monarch", "leave_game", "active_player", "turn_order"]
+    table = link.evidence_table()
+    decided = scoring.decide(found)
+    naming = {r for r, e in table.rules.items() if e.concepts & set(found)}
+    assert {fate.rule for fate in decided} == naming
+    assert [f.link for f in decided if f.linked] == link.rules_for(found)
+    # Linked ones first, then the rest by score, highest first.
+    kinds = [fate.linked for fate in decided]
+    assert kinds == sorted(kinds, reverse=True)
+    rest = [fate.link.score for fate in decided if not fate.linked and fate.link]
+    assert rest == sorted(rest, reverse=True)
+    by_rule = {fate.rule: fate for fate in decided}
+    # The initiative's sibling is refused by its family's gate: the group names no initiative.
+    assert by_rule["726.4"].kind == "refused" and by_rule["726.4"].gate["kind"] == "family"
+    assert by_rule["800.4k"].kind == "dominated" and by_rule["800.4k"].by == "725.4"
+
+
+def test_each_step_that_drops_a_rule_names_the_rule_that_took_its_place():
+    # The support step: "only one" beside the monarch's combat-damage trigger.
+    found = ["monarch", "become_monarch", "combat_damage", "creature", "draw_card", "end_step"]
+    thin = fates(found + ["only_one", "control", "ability"])["725.3"]
+    assert (thin.kind, thin.by) == ("outweighed", "725.2")
+    # A rule explaining more, itself without a distinctive concept here: contained.
+    contained = fates(["leave_game", "dungeon", "stack", "ability"])["309.2b"]
+    assert contained.kind == "contained" and contained.by not in (None, "309.2b")
+    # A restatement from another side is linked by the rule that brings it.
+    moving = ["dungeon", "arrow", "command_zone", "room", "venture_marker", "venture"]
+    assert (fates(moving)["701.49b"].kind, fates(moving)["701.49b"].by) == ("restated", "309.5a")
+    # A group that names a rule's words in passing: every candidate is weak, none linked.
+    weak = fates(["monarch", "end_step"])
+    assert weak["725.2"].kind == "weak" and not any(f.linked for f in weak.values())
+    # A designation the core does not carry: the group is about something else.
+    table = link.evidence_table({"726.4"})
+    (other,) = scoring.decide({"monarch": 1.0, "leave_game": 1.0}, table=table)
+    assert other.kind == "untracked"
+
+
+def test_each_fate_reads_as_a_line_a_maintainer_can_act_on():
+    found = ["monarch", "become_monarch", "combat_damage", "creature", "draw_card", "end_step"]
+    found += ["only_one", "control", "ability"]
+    table = link.evidence_table()
+    votes = scoring.votes_of(found)
+    lines = {f.rule: link.reasons.fate_phrase(f, votes, table) for f in scoring.decide(found)}
+    assert lines["725.2"].startswith("linked: restates it (covers ")
+    assert lines["725.3"] == (
+        "not linked: named by one concept of its own (only_one); 725.2, of its family, "
+        "is named by more and covered more"
+    )
+    assert (
+        lines["726.2"] == "refused: it names no concept of initiative (initiative, take_initiative)"
+    )
+
+
+@pytest.fixture(scope="module")
+def seeds_store(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("trace")
+    db, _ = build(folder, [str(p) for p in sorted((ROOT / "rulings").glob("*.txt"))])
+    return db, db.conn.execute("PRAGMA database_list").fetchone()[2]
+
+
+def test_kb_links_group_traces_a_stored_group(seeds_store):
+    db, path = seeds_store
+    stored = {row["group"]: row for row in link.listing(db)}
+    for group, row in stored.items():
+        out = CliRunner().invoke(cli, ["links", "--group", group, "--format", "json", "--db", path])
+        assert out.exit_code == 0, out.output
+        found = json.loads(out.output)
+        assert found["group"] == group and found["concepts"]
+        linked = [r["rule"] for r in found["rules"] if r["fate"] in ("linked", "restated")]
+        assert linked == [found_link["rule"] for found_link in row["links"]]
+        assert all(r["why"] for r in found["rules"])
+    text = CliRunner().invoke(cli, ["links", "--group", "726.4-f90a33", "--db", path]).output
+    first, top = text.splitlines()[:2]
+    assert first.startswith("726.4-f90a33  mentions (share of its languages): ")
+    assert top.split()[:2] == ["726.4", "1.00"] and "linked: restates it" in top
+
+
+def test_kb_links_group_refuses_an_unknown_group_in_one_line(seeds_store):
+    _, path = seeds_store
+    out = CliRunner().invoke(cli, ["links", "--group", "726.4-nothere", "--db", path])
+    assert out.exit_code != 0 and "Traceback" not in out.output
+    assert "no group '726.4-nothere' in the store" in out.output
+    both = CliRunner().invoke(cli, ["links", "--group", "x", "--unlinked", "--db", path])
+    assert both.exit_code == 2 and "cannot be used together" in both.output
