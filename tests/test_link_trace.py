@@ -31,7 +31,7 @@ def test_every_rule_naming_a_mentioned_concept_has_a_fate_and_the_linked_ones_ar
     # Linked ones first, then the rest by score, highest first.
     kinds = [fate.linked for fate in decided]
     assert kinds == sorted(kinds, reverse=True)
-    rest = [fate.link.score for fate in decided if not fate.linked and fate.link]
+    rest = [fate.link.score for fate in decided if not fate.linked]
     assert rest == sorted(rest, reverse=True)
     by_rule = {fate.rule: fate for fate in decided}
     # The initiative's sibling is refused by its family's gate: the group names no initiative.

@@ -117,7 +117,7 @@ def fate_phrase(fate: Fate, votes: Mapping[str, float], table: EvidenceTable) ->
         return "not linked: the group is " + why_unlinked(votes, table=table)
     if fate.kind == "refused" and fate.gate:
         return f"refused: it {gate_phrase(fate.gate)}"
-    named = ", ".join(link.distinctive if link else ())
+    named = ", ".join(link.distinctive)
     return (
         "not linked: "
         + {

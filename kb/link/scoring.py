@@ -216,7 +216,7 @@ def rules_for(
     ``found``: the group's votes ({concept: share of its languages}) or its signature (a list
     of concepts). ``carried``: the rules to consider (default: every rule the core carries);
     ``table``: their evidence, if not the carried rules' own."""
-    return [fate.link for fate in decide(found, carried, table) if fate.linked and fate.link]
+    return [fate.link for fate in decide(found, carried, table) if fate.linked]
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,8 @@ class Fate:
 
     rule: str
     kind: str
-    link: RuleLink | None = None
+    #: How the group explains the rule (its score and concepts), whatever became of it.
+    link: RuleLink
     by: str | None = None
     gate: dict | None = None
 
@@ -313,10 +314,9 @@ def _ordered(fates: list[Fate]) -> list[Fate]:
     reworded), then the others by score."""
 
     def key(fate: Fate) -> tuple:
-        score = fate.link.score if fate.link else 0.0
-        if fate.linked and fate.link:
+        if fate.linked:
             return (0, not fate.link.restates, number_key(fate.rule))
-        return (1, -score, number_key(fate.rule))
+        return (1, -fate.link.score, number_key(fate.rule))
 
     return sorted(fates, key=key)
 

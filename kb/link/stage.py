@@ -233,8 +233,8 @@ def trace(db: sqlite_utils.Database, group_id: str, table: EvidenceTable | None 
         {
             "rule": fate.rule,
             "fate": fate.kind,
-            "score": fate.link.score if fate.link else None,
-            "concepts": list(fate.link.concepts) if fate.link else [],
+            "score": fate.link.score,
+            "concepts": list(fate.link.concepts),
             "by": fate.by,
             "why": fate_phrase(fate, votes, table),
         }
@@ -248,7 +248,7 @@ def trace_text(found: dict) -> str:
     shares = ", ".join(f"{c} {share:g}" for c, share in sorted(found["concepts"].items()))
     lines = [f"{found['group']}  mentions (share of its languages): {shares or 'nothing'}"]
     for row in found["rules"]:
-        score = "    " if row["score"] is None else f"{row['score']:.2f}"
+        score = f"{row['score']:.2f}"
         lines.append(f"  {row['rule']:<8} {score}  {row['why']}")
     if not found["rules"]:
         lines.append("  no carried rule names a concept it mentions")
