@@ -181,6 +181,23 @@ def test_starting_a_dungeon_needs_a_dungeon_not_any_beginning(g, lang, started, 
 
 
 @pytest.mark.parametrize(
+    "lang, triggers, other",
+    [
+        ("en", "both abilities trigger at the same time", "the ability resolves"),
+        ("ru", "обе способности срабатывают одновременно", "способность разрешается"),
+        ("it", "entrambe le abilità si innescano contemporaneamente", "l'abilità si risolve"),
+        ("fr", "les deux capacités se déclenchent en même temps", "la capacité se résout"),
+        ("de", "lösen beide Fähigkeiten gleichzeitig aus", "die Fähigkeit verrechnet"),
+        ("es", "ambas habilidades se disparan al mismo tiempo", "la habilidad se resuelve"),
+    ],
+)
+def test_a_triggered_ability_is_named_by_its_verb(g, lang, triggers, other):
+    # 603.2: an ability that triggers is a triggered ability; rulings say so with the verb.
+    assert "triggered_ability" in g.concept_ids(triggers, lang)
+    assert "triggered_ability" not in g.concept_ids(other, lang)
+
+
+@pytest.mark.parametrize(
     "lang, text",
     [
         ("en", "you're no longer the monarch"),
