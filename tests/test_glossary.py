@@ -144,6 +144,13 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "si vous êtes déjà le monarque", "again"),
         ("de", "wenn du bereits die Initiative hast", "again"),
         ("es", "si ya eres el monarca", "again"),
+        # ... or says it with a pronoun: "told to take the initiative while you already have it".
+        ("en", "while you already have it", "again"),
+        ("ru", "когда она у вас уже есть", "again"),
+        ("it", "mentre ce l'hai già", "again"),
+        ("fr", "alors que vous l'avez déjà", "again"),
+        ("de", "während du sie bereits hast", "again"),
+        ("es", "mientras ya la tienes", "again"),
         # Nobody holds the designation.
         ("en", "while no player is the monarch", "no_monarch"),
         ("ru", "пока ни один игрок не является монархом", "no_monarch"),
