@@ -188,6 +188,23 @@ def test_starting_a_dungeon_needs_a_dungeon_not_any_beginning(g, lang, started, 
 
 
 @pytest.mark.parametrize(
+    "lang, text",
+    [
+        ("en", "that turn continues without an active player"),
+        ("ru", "этот ход продолжается без активного игрока"),
+        ("it", "quel turno continua senza un giocatore attivo"),
+        ("fr", "ce tour continue sans joueur actif"),
+        ("de", "dieser Zug geht ohne aktiven Spieler weiter"),
+        ("es", "ese turno continúa sin un jugador activo"),
+    ],
+)
+def test_a_turn_going_on_without_its_player_is_named(g, lang, text):
+    # 800.4j: the turn of a player who left goes on without an active player.
+    assert "turn_continues" in g.concept_ids(text, lang)
+    assert "turn_continues" not in g.concept_ids("at the beginning of your next turn", "en")
+
+
+@pytest.mark.parametrize(
     "lang, triggers, other",
     [
         ("en", "both abilities trigger at the same time", "the ability resolves"),
