@@ -205,6 +205,23 @@ def test_a_turn_going_on_without_its_player_is_named(g, lang, text):
 
 
 @pytest.mark.parametrize(
+    "lang, none, some",
+    [
+        ("en", "if there's no legal target", "you choose its target"),
+        ("ru", "если допустимой цели нет", "вы выбираете цель"),
+        ("it", "se non c'è un bersaglio legale", "scegli il bersaglio"),
+        ("fr", "s'il n'y a aucune cible légale", "vous choisissez sa cible"),
+        ("de", "gibt es kein legales Ziel", "wählst du ihr Ziel"),
+        ("es", "si no hay un objetivo legal", "eliges su objetivo"),
+    ],
+)
+def test_no_legal_target_is_not_any_target(g, lang, none, some):
+    # 603.3d: an ability for which no legal choice can be made, not one whose target is chosen.
+    assert "no_legal_target" in g.concept_ids(none, lang)
+    assert "no_legal_target" not in g.concept_ids(some, lang)
+
+
+@pytest.mark.parametrize(
     "lang, triggers, other",
     [
         ("en", "both abilities trigger at the same time", "the ability resolves"),

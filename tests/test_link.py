@@ -208,6 +208,18 @@ def test_a_required_topic_concept_is_a_gate_not_evidence():
     assert "701.49c" in [l.rule for l in link.rules_for(ventured)]
 
 
+def test_choosing_a_room_ability_s_targets_is_not_having_none():
+    # A room ability's targets chosen as it goes on the stack: the ability's rule (309.4c),
+    # not 603.3d (no legal choice: removed) nor 309.2c (a dungeon can't be targeted).
+    chosen = ["dungeon", "room", "room_ability", "ability", "triggered_ability", "stack"]
+    chosen += ["target", "venture_marker", "control"]
+    assert [l.rule for l in link.rules_for(chosen)] == ["309.4c"]
+    fates = {f.rule: f for f in scoring.decide(chosen)}
+    assert fates["603.3d"].gate == {"kind": "requires", "concepts": ["no_legal_target"]}
+    assert fates["309.2c"].gate == {"kind": "requires", "concepts": ["cast", "permanent"]}
+    assert "603.3d" in [l.rule for l in link.rules_for([*chosen, "no_legal_target"])]
+
+
 def test_a_holder_told_to_take_the_designation_again_is_not_its_first_holder():
     # 725.1 and 726.1: a game has no monarch (initiative) until an effect instructs a player;
     # the holder instructed again is 725.3's (it stays the monarch) and 726.5's.
