@@ -106,3 +106,23 @@ def test_kb_links_group_refuses_an_unknown_group_in_one_line(seeds_store):
     assert "no group '726.4-nothere' in the store" in out.output
     both = CliRunner().invoke(cli, ["links", "--group", "x", "--unlinked", "--db", path])
     assert both.exit_code == 2 and "cannot be used together" in both.output
+
+
+def test_the_reason_for_no_link_shows_the_linker_s_own_score():
+    # A group linked to nothing because its closest rule is named in passing: the reason shows
+    # that rule's score as the linker computed it, rounded down to two decimals.
+    import random
+
+    table = link.evidence_table()
+    concepts, rng, seen = sorted(table.weight), random.Random(5), 0
+    for _ in range(3000):
+        found = {c: rng.choice([0.5, 0.6667, 1.0]) for c in rng.sample(concepts, 3)}
+        why = link.explain(found, table=table)
+        lacks = why.get("lacks", {})
+        if lacks.get("kind") != "weak":
+            continue
+        seen += 1
+        score = scoring.link_to(why["rule"], table.imply(found), table).score
+        assert link.rules_for(found, table=table) == [] and lacks["score"] < scoring.WEAKEST
+        assert 0 <= round(score - lacks["score"], 6) < 0.01, (found, score, lacks)
+    assert seen >= 20

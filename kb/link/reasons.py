@@ -29,7 +29,16 @@ import math
 from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.scoring import WEAKEST, Fate, gate, gate_phrase, mentioned_in, untracked, votes_of
+from kb.link.scoring import (
+    WEAKEST,
+    Fate,
+    gate,
+    gate_phrase,
+    link_to,
+    mentioned_in,
+    untracked,
+    votes_of,
+)
 
 
 def explain(
@@ -57,15 +66,16 @@ def explain(
         return {"kind": "unnamed", "concepts": sorted(mentioned)}
     closest = max(
         (r for r, e in table.rules.items() if e.concepts & named),
-        key=lambda r: (_covered(votes, r, table), r),
+        key=lambda r: (link_to(r, votes, table).score, r),
     )
     own = sorted(table.distinctive(closest))
     lacks = gate(closest, mentioned, table) or {"kind": "distinctive", "concepts": own}
-    covered = _covered(votes, closest, table)
+    covered = link_to(closest, votes, table).score
     if lacks["kind"] == "distinctive" and set(own) & mentioned and covered < WEAKEST:
         # It passes and names what tells the rule: it covers too little of it.
-        # Shown to two decimals, rounded down: 0.2996 is not "0.30, under 0.3".
-        shown = math.floor(covered * 100) / 100
+        # Shown to two decimals, rounded down: 0.2996 is not "0.30, under 0.3" (and 0.29,
+        # which is 28.999... hundredths in binary, is 0.29).
+        shown = math.floor(round(covered * 100, 6)) / 100
         lacks = {"kind": "weak", "concepts": [], "score": shown, "least": WEAKEST}
     return {"kind": "weak", "concepts": sorted(named), "rule": closest, "lacks": lacks}
 
@@ -131,9 +141,3 @@ def fate_phrase(fate: Fate, votes: Mapping[str, float], table: EvidenceTable) ->
             "named by more and covered more",
         }[fate.kind]
     )
-
-
-def _covered(votes: Mapping[str, float], rule: str, table: EvidenceTable) -> float:
-    concepts = table.rules[rule].concepts
-    total = sum(table.weight[c] for c in concepts)
-    return sum(votes.get(c, 0.0) * table.weight[c] for c in concepts) / total
