@@ -307,6 +307,27 @@ def test_a_rule_keeps_a_thin_rule_its_description_refers_to():
     assert [l.rule for l in link.rules_for(found, table=plain)] == ["701.49d"]
 
 
+def test_a_restated_rule_keeps_the_rule_its_description_refers_to_beside_it():
+    # 701.49c refers completing the dungeon to 309.7, as the CR does ("see rule 309.7"): a
+    # group restating the venture from the last room that says the dungeon is completed
+    # explains 309.7 as well, though 701.49c names all 309.7 names.
+    found = ["dungeon", "venture", "venture_marker", "last_room", "room", "complete_dungeon"]
+    found += ["remove_from_game", "first_room", "start_dungeon", "outside_game", "command_zone"]
+    table = link.evidence_table()
+    assert "309.7" in table.rules["701.49c"].refers
+    assert [l.rule for l in link.rules_for(found)] == ["309.7", "701.49c"]
+    # Without the reference, 701.49c takes 309.7's place.
+    descriptions = evidence.read_descriptions()
+    descriptions["701.49c"] = descriptions["701.49c"].replace(" (309.7)", "")
+    plain = evidence.table_for(set(table.rules), descriptions)
+    fates = {f.rule: f for f in scoring.decide(found, table=plain)}
+    assert (fates["309.7"].kind, fates["309.7"].by) == ("dominated", "701.49c")
+    # A group that only touches 701.49c (covers under half of it) does not keep 309.7 by it.
+    touched = ["dungeon", "venture", "last_room", "room", "complete_dungeon", "start_dungeon"]
+    touched += ["instruct", "undercity", "venture_into_undercity", "next_room"]
+    assert "309.7" not in [l.rule for l in link.rules_for(touched)]
+
+
 def test_of_rules_naming_the_same_the_one_lacking_least_wins():
     # Starting a dungeon and its first room: 701.49a, not 309.5b or 701.49c (which also
     # start one, after removing the last one from the game).

@@ -32,7 +32,9 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    with the same mentioned concepts, the one whose unmentioned distinctive concepts weigh
    less wins: rules that say one thing twice are linked together (309.6 and 704.5t; 309.5a
    and 701.49b), while a ruling on starting a dungeon links 701.49a and not 309.5b or
-   701.49c, whose removal from the game it never mentions.
+   701.49c, whose removal from the game it never mentions. A rule the group restates never
+   takes the place of a rule its description refers to by number, as the Comprehensive Rules
+   do (701.49c's "completes that dungeon (309.7)").
 
 5. **Support.** A candidate the group names by one of its distinctive concepts only (and not
    by one its hint requires) gives way to a rule of its family that the group names by two
@@ -287,8 +289,18 @@ def decide(
     # (leaving the game with one's dungeon is 800.4a's, not 309.2b's).
     kept = []
     for link in links:
-        over = next((other.rule for other in links if _dominates(other, link)), None)
-        wider = next((r for r, named in passed.items() if set(link.concepts) < named), None)
+        over = next(
+            (o.rule for o in links if _dominates(o, link) and not _refers(o, link, table)),
+            None,
+        )
+        wider = next(
+            (
+                r
+                for r, named in passed.items()
+                if set(link.concepts) < named and not _refers(link_to(r, votes, table), link, table)
+            ),
+            None,
+        )
         if over or wider:
             fates[link.rule] = Fate(
                 link.rule, "dominated" if over else "contained", link, over or wider
@@ -370,6 +382,13 @@ def _outweighs(other: RuleLink, link: RuleLink, table: EvidenceTable) -> bool:
         and table.family_of(other.rule) == family
         and link.rule not in table.rules[other.rule].refers
     )
+
+
+def _refers(other: RuleLink, link: RuleLink, table: EvidenceTable) -> bool:
+    """Whether ``other``, which the group restates, refers to ``link``'s rule by number in its
+    description, as the Comprehensive Rules do (701.49c's completing a dungeon is 309.7's):
+    then the group explains that rule too, and ``other`` does not take its place."""
+    return other.restates and link.rule in table.rules[other.rule].refers
 
 
 def number_key(rule: str) -> tuple:
