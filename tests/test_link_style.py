@@ -19,7 +19,7 @@ import yaml
 from link_corpus import build, write_rulings
 
 from kb import align, link
-from kb.link import scoring
+from kb.link import reasons, scoring
 
 STYLE = yaml.safe_load(
     (Path(__file__).parent / "data" / "links" / "rulings_style.yaml").read_text(encoding="utf-8")
@@ -104,7 +104,7 @@ def why_missed(rule: str, votes: dict[str, float]) -> str:
     lacking = ", ".join(sorted(table.rules[rule].concepts - mentioned)) or "none"
     found = scoring.gate(rule, mentioned, table)
     if found:
-        why = scoring.gate_phrase(found)
+        why = reasons.gate_phrase(found)
     else:
         links = scoring.candidates(votes, table)
         mine = [c for c in links if c.rule == rule]

@@ -33,7 +33,6 @@ from kb.link.scoring import (
     WEAKEST,
     Fate,
     gate,
-    gate_phrase,
     link_to,
     mentioned_in,
     untracked,
@@ -105,6 +104,20 @@ def why_unlinked(
         f"names {', '.join(reason['concepts'])}, which is not enough for any carried "
         f"rule (closest: {reason['rule']}, which {gate_phrase(reason['lacks'])})"
     )
+
+
+def gate_phrase(found: dict) -> str:
+    """A refusal (:func:`kb.link.scoring.gate`'s answer) as an English phrase: "needs
+    leave_game (hint)"."""
+    named = ", ".join(found["concepts"])
+    return {
+        "family": f"names no concept of {found.get('family')} ({named})",
+        "designation": f"is about {named}, which the group does not name",
+        "requires": f"needs {' or '.join(found['concepts'])} (hint)",
+        "excludes": f"excludes {named} (hint)",
+        "distinctive": f"needs one of {named}" if named else "has no concept of its own",
+        "weak": f"is named only in passing (covered {found.get('score', 0)}, under {WEAKEST})",
+    }[found["kind"]]
 
 
 def fate_phrase(fate: Fate, votes: Mapping[str, float], table: EvidenceTable) -> str:

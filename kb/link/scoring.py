@@ -129,25 +129,6 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
     return None
 
 
-def refusal(rule: str, mentioned: set[str], table: EvidenceTable) -> str | None:
-    """Why the gates refuse ``rule`` for a group mentioning ``mentioned`` (a phrase), or None."""
-    found = gate(rule, mentioned, table)
-    return None if found is None else gate_phrase(found)
-
-
-def gate_phrase(found: dict) -> str:
-    """A refusal (:func:`gate`'s answer) as an English phrase: "needs leave_game (hint)"."""
-    named = ", ".join(found["concepts"])
-    return {
-        "family": f"names no concept of {found.get('family')} ({named})",
-        "designation": f"is about {named}, which the group does not name",
-        "requires": f"needs {' or '.join(found['concepts'])} (hint)",
-        "excludes": f"excludes {named} (hint)",
-        "distinctive": f"needs one of {named}" if named else "has no concept of its own",
-        "weak": f"is named only in passing (covered {found.get('score', 0)}, under {WEAKEST})",
-    }[found["kind"]]
-
-
 def mentioned_in(votes: Mapping[str, float]) -> set[str]:
     """The concepts a group mentions: those at least :data:`MENTIONED` of its languages name."""
     return {c for c, share in votes.items() if share >= MENTIONED}
