@@ -278,7 +278,11 @@ def decide(
             (
                 r
                 for r, named in passed.items()
-                if set(link.concepts) < named and not _refers(link_to(r, votes, table), link, table)
+                if set(link.concepts) < named
+                and not (
+                    link.rule in table.rules[r].refers
+                    and _refers(link_to(r, votes, table), link, table)
+                )
             ),
             None,
         )
