@@ -63,13 +63,13 @@ def explain(
     named = {c for evidence in table.rules.values() for c in evidence.concepts} & mentioned
     if not named:
         return {"kind": "unnamed", "concepts": sorted(mentioned)}
-    closest = max(
-        (r for r, e in table.rules.items() if e.concepts & named),
-        key=lambda r: (link_to(r, votes, table).score, r),
-    )
+    covers = {
+        r: link_to(r, votes, table).score for r, e in table.rules.items() if e.concepts & named
+    }
+    closest = max(covers, key=lambda r: (covers[r], r))
     own = sorted(table.distinctive(closest))
     lacks = gate(closest, mentioned, table) or {"kind": "distinctive", "concepts": own}
-    covered = link_to(closest, votes, table).score
+    covered = covers[closest]
     if lacks["kind"] == "distinctive" and set(own) & mentioned and covered < WEAKEST:
         # It passes and names what tells the rule: it covers too little of it.
         # Shown to two decimals, rounded down: 0.2996 is not "0.30, under 0.3" (and 0.29,
@@ -131,7 +131,7 @@ def fate_phrase(fate: Fate, votes: Mapping[str, float], table: EvidenceTable) ->
     ['linked: restates it (covers 0.51)', 'not linked: 725.4 explains all it explains and more']
     """
     link, by = fate.link, fate.by
-    if fate.kind == "linked" and link:
+    if fate.kind == "linked":
         depth = "restates it" if link.restates else "touches it"
         return f"linked: {depth} (covers {link.score:.2f})"
     if fate.kind == "restated":
