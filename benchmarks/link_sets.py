@@ -13,7 +13,11 @@ library), and scored per (ruling, rule) pair:
 - recall: rules the ruling explains that are linked / rules it explains; "carried" counts only
   the rules the core carries (what a linker that never guesses can reach);
 - negatives: rulings about nothing the core carries that are linked to nothing;
-- per family of the expected rules (the monarch, the initiative, dungeons, other).
+- per family of the expected rules (the monarch, the initiative, dungeons, other);
+- the glossary's agreement across languages, which needs no labels: of the (ruling, concept)
+  pairs some language of the ruling names, the share that some other language does not (a
+  form the glossary lacks in that language, or a translation that says it otherwise; the
+  sets' careful translations make it mostly the former).
 
 Two careful readers do not agree on every ruling. ``link_sets/second/<set>.yaml`` holds a
 second annotation of a set (position -> rules), made by a session that saw only the English
@@ -97,6 +101,17 @@ def score(expected: list[list[str]], linked: list[list[str]], carried: set[str])
     return {name: _figures(t) for name, t in sorted(tally.items())}
 
 
+def disagreement(data: dict) -> tuple[int, int]:
+    """(pairs some but not all of a ruling's languages name, pairs any language names), over
+    the set's (ruling, concept) pairs (see the module's doc)."""
+    glossary, split, named = load_glossary(), 0, 0
+    for ruling in data["rulings"]:
+        found = [glossary.concept_ids(text, lang) for lang, text in ruling["texts"].items()]
+        every, some = set.intersection(*found), set.union(*found)
+        split, named = split + len(some - every), named + len(some)
+    return split, named
+
+
 def pairs(references: list[list[str]], found: list[list[str]]) -> tuple[str, str]:
     """(precision, recall) of ``found`` against ``references``, per (ruling, rule) pair, as
     :func:`score` counts them over all rulings, ready to print."""
@@ -157,6 +172,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {name:<11} {f['rulings']:>7} {f['links']:>5} {_fmt(f['precision'])} "
                 f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>7}  {f['negatives']}"
             )
+        split, named = disagreement(data)
+        print(
+            f"  concepts its languages disagree on: {split} of {named} ruling-concept pairs "
+            f"({split / max(named, 1):.3f})"
+        )
         second = SETS / "second" / path.name
         if second.exists():
             seen = yaml.safe_load(second.read_text(encoding="utf-8")) or {}

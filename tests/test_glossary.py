@@ -201,6 +201,23 @@ NEAR_MISSES = [
     ("triggered_ability", "fr", "les deux capacités se déclenchent", "la capacité se résout"),
     ("triggered_ability", "de", "lösen beide Fähigkeiten gleichzeitig aus", "sie verrechnet"),
     ("triggered_ability", "es", "ambas habilidades se disparan", "la habilidad se resuelve"),
+    # 701.49: rulings name venturing by the bare verb too; the marker is not the action.
+    ("venture", "en", "each time you venture, you choose", "your venture marker is in a room"),
+    ("venture", "it", "ogni volta che ti avventuri", "il tuo segnalino di avanzamento"),
+    ("venture", "fr", "chaque fois que vous vous aventurez", "votre marqueur d'aventure"),
+    ("venture", "de", "jedes Mal, wenn du dich vorwagst", "dein Vorstoßmarker"),
+    ("venture", "es", "cada vez que te adentras", "tu marcador de aventura"),
+    # 309.7: a dungeon completed, named before the verb ("a dungeon you completed").
+    ("complete_dungeon", "en", "a dungeon you completed", "the dungeon's last room"),
+    ("complete_dungeon", "it", "un dungeon che hai completato", "un dungeon che possiedi"),
+    ("complete_dungeon", "fr", "un donjon que vous avez terminé", "un donjon que vous possédez"),
+    ("complete_dungeon", "de", "du hast es abgeschlossen", "du hast es gewählt"),
+    ("complete_dungeon", "es", "una mazmorra que completaste", "una mazmorra que posees"),
+    # 725.1: an effect that makes someone the monarch makes them become it.
+    ("become_monarch", "en", "until an ability makes someone the monarch", "you are the monarch"),
+    ("become_monarch", "ru", "пока способность не сделает кого-либо монархом", "вы монарх"),
+    ("become_monarch", "it", "non rende nessuno il monarca", "sei il monarca"),
+    ("become_monarch", "de", "wenn ein Gegner der Monarch wird", "wenn der Monarch angreift"),
 ]
 
 
@@ -242,6 +259,31 @@ def test_plain_venture_is_not_venture_into_undercity(g):
     )
     assert {"venture", "venture_into_undercity"} <= found
     assert "venture_into_undercity" not in g.concept_ids("dich in das Verlies vorzuwagen", "de")
+
+
+@pytest.mark.parametrize(
+    "lang, text, longer",
+    [
+        ("en", "you venture into Undercity", "venture_into_undercity"),
+        ("en", "move your venture marker", "venture_marker"),
+        ("fr", "votre marqueur d'aventure", "venture_marker"),
+        ("de", "das Vorwagen in Undercity", "venture_into_undercity"),
+        ("es", "te adentras en Undercity", "venture_into_undercity"),
+    ],
+)
+def test_a_word_of_a_longer_term_is_not_its_own_concept_there(g, lang, text, longer):
+    found = g.concept_ids(text, lang)
+    assert longer in found and "venture" not in found
+
+
+def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
+    bad = tmp_path / "glossary.yaml"
+    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
+    bad.write_text(
+        f"concepts:\n  - id: x\n    yields_to: [nowhere]\n    terms:\n{terms}", encoding="utf-8"
+    )
+    with pytest.raises(KbError, match="'x' yields to 'nowhere', which is not in the glossary"):
+        glossary.load(bad)
 
 
 def test_names_kept_in_english(g):
@@ -292,6 +334,7 @@ def _scan_everything(g, text: str, lang: str, also: tuple[str, ...]) -> list[tup
                     for m in regex.finditer(text)
                 ]
         found += glossary.non_overlapping(spans)
+    found = glossary.yielded(found, g.by_id)
     return sorted((m.start, -m.end, m.concept, m.surface, m.lang) for m in found)
 
 

@@ -293,12 +293,13 @@ def test_a_rule_named_by_one_word_of_its_own_gives_way_to_one_of_its_family_name
 
 def test_a_rule_keeps_a_thin_rule_its_description_refers_to():
     # 701.49d's description sends a venture into a dungeon already started to 701.49b: a
-    # ruling on venturing into Undercity from a room with an arrow onward explains both.
+    # ruling on venturing into Undercity (brought from outside the game, or else on from a
+    # room with an arrow onward) explains both.
     found = ["dungeon", "venture_into_undercity", "undercity", "room", "venture_marker"]
-    found += ["next_room"]
+    found += ["next_room", "outside_game"]
     table = link.evidence_table()
     assert table.rules["701.49d"].refers == {"701.49b", "701.49c"}
-    assert [l.rule for l in link.rules_for(found)] == ["701.49b", "701.49d"]
+    assert [l.rule for l in link.rules_for(found)] == ["701.49d", "701.49b"]
     # Without the reference, 701.49b (named by next_room alone) gives way to 701.49d.
     descriptions = evidence.read_descriptions()
     descriptions["701.49d"] = descriptions["701.49d"].replace(" (701.49b, 701.49c)", "")

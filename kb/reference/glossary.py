@@ -53,6 +53,10 @@ class Concept:
     #: superseded terms; plain terms, no stems): the checks name them and the term expected;
     #: the term base exports them as deprecated. Never matched as the concept.
     forbidden: dict[str, list[str]] = field(default_factory=dict)
+    #: Concepts whose longer terms hold a word of this one's ("venture" in "venture into
+    #: Undercity", "aventure" in "marqueur d'aventure"): where a match of theirs overlaps
+    #: one of this concept, this one is not found there.
+    yields_to: tuple[str, ...] = ()
 
     def term(self, lang: str) -> str:
         """The preferred term in ``lang`` (English when the language has none)."""
@@ -131,7 +135,7 @@ class Glossary:
                     matches = regex.finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
-        return tuple(sorted(found, key=lambda m: (m.start, -m.end, m.concept)))
+        return tuple(sorted(yielded(found, self.by_id), key=lambda m: (m.start, -m.end, m.concept)))
 
     def _candidates(self, code: str, lowered: str) -> set[int]:
         """The indexes of the concepts with patterns in ``code`` that may match ``lowered``: one
@@ -275,6 +279,23 @@ def non_overlapping(spans: list[Match]) -> list[Match]:
     return kept
 
 
+def yielded(found: list[Match], by_id: dict[str, Concept]) -> list[Match]:
+    """``found`` less the matches of a concept that overlap a match of a concept it yields to
+    (``yields_to``: "venture" is not found inside "venture into Undercity")."""
+    spans: dict[str, list[Match]] = {}
+    for m in found:
+        spans.setdefault(m.concept, []).append(m)
+    return [
+        m
+        for m in found
+        if not any(
+            o.start < m.end and m.start < o.end
+            for other in by_id[m.concept].yields_to
+            for o in spans.get(other, ())
+        )
+    ]
+
+
 def compile_pattern(pattern: str) -> str:
     """Turn one glossary pattern into a regular expression (see glossary.yaml's header).
 
@@ -320,6 +341,12 @@ def load(path: str | Path = GLOSSARY_FILE) -> Glossary:
         Problem(str(path), 0, f"concept {i!r} is listed twice")
         for i in sorted({i for i in ids if ids.count(i) > 1})
     ]
+    problems += [
+        Problem(str(path), 0, f"concept {c.id!r} yields to {other!r}, which is not in the glossary")
+        for c in concepts
+        for other in c.yields_to
+        if other not in ids
+    ]
     if problems:
         raise KbError(problems)
     return Glossary(concepts)
@@ -349,4 +376,5 @@ def _concept(raw: dict) -> Concept:
         raw.get("contrast"),
         raw.get("rule"),
         forbidden,
+        tuple(str(c) for c in raw.get("yields_to") or ()),
     )
