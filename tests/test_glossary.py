@@ -218,6 +218,17 @@ NEAR_MISSES = [
     ("become_monarch", "ru", "пока способность не сделает кого-либо монархом", "вы монарх"),
     ("become_monarch", "it", "non rende nessuno il monarca", "sei il monarca"),
     ("become_monarch", "de", "wenn ein Gegner der Monarch wird", "wenn der Monarch angreift"),
+    # 726.3, 725.3: no longer having a designation, however the sentence puts it.
+    ("cease", "en", "you stop being the monarch", "the ability stops nothing"),
+    ("cease", "ru", "у вас инициативы больше нет", "у вас нет инициативы"),
+    ("cease", "it", "non ti trovi più in un dungeon", "ti trovi in un dungeon"),
+    ("cease", "it", "tu non la hai più", "tu la hai"),
+    ("cease", "fr", "vous ne vous trouvez plus dans un donjon", "vous vous trouvez dans un donjon"),
+    # An object ceasing to exist, and a player losing the game, are other concepts.
+    ("cease_to_exist", "en", "the ability ceases to exist", "the ability resolves"),
+    ("lose_game", "de", "wenn der Monarch das Spiel verliert", "wenn der Monarch angreift"),
+    # 726.5: rulings name the initiative, then take it.
+    ("take_initiative", "en", "instructs a player to take it", "you take its damage"),
 ]
 
 
@@ -274,6 +285,19 @@ def test_plain_venture_is_not_venture_into_undercity(g):
 def test_a_word_of_a_longer_term_is_not_its_own_concept_there(g, lang, text, longer):
     found = g.concept_ids(text, lang)
     assert longer in found and "venture" not in found
+
+
+@pytest.mark.parametrize(
+    "lang, text, longer",
+    [
+        ("en", "the ability ceases to exist", "cease_to_exist"),
+        ("fr", "ces capacités cessent d'exister", "cease_to_exist"),
+        ("de", "wenn der Monarch das Spiel verliert", "lose_game"),
+    ],
+)
+def test_ceasing_to_exist_or_losing_the_game_is_not_ceasing_to_have(g, lang, text, longer):
+    found = g.concept_ids(text, lang)
+    assert longer in found and "cease" not in found
 
 
 def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
