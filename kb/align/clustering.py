@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from kb.align.scoring import (
@@ -13,6 +11,7 @@ from kb.align.scoring import (
     score_pairs,
 )
 from kb.align.units import Aligned, Unit, fingerprint, signature
+from kb.core.rule_history import rule_key
 
 
 def components(n: int, scores: dict[int, dict[int, float]]) -> list[list[int]]:
@@ -186,18 +185,4 @@ def id_order(group_id: str) -> tuple:
     """A group's place in the usual order, from its id alone: by rule, then unlinked, by id."""
     prefix = group_id.split("-")[0]
     numbered = prefix[0].isdigit()
-    return (not numbered, _rule_key(prefix) if numbered else (), group_id)
-
-
-def _rule_key(number: str) -> tuple:
-    """726.3 < 726.10, 701.49 < 701.49d."""
-    return tuple(_part_key(p) for p in number.split(".") if p and p[0].isdigit())
-
-
-def _part_key(part: str) -> tuple[int, str]:
-    """'49' -> (49, ''), '49d' -> (49, 'd')."""
-    if part.isdigit():
-        return int(part), ""
-    digits = re.match(r"\d+", part)
-    assert digits is not None  # _rule_key keeps only the parts that start with a digit
-    return int(digits.group()), part.lstrip("0123456789")
+    return (not numbered, rule_key(prefix) if numbered else (), group_id)

@@ -13,7 +13,9 @@ venturing, :mod:`kb.core.dungeon_rules`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 TRACKED_SINCE = "2021-07-23"
 
@@ -45,3 +47,24 @@ def rule(
 ) -> Rule:
     """A table row: ``carried_by`` relative to ``kb.core``, the history unchanged by default."""
     return Rule(number, history or unchanged(number), title, summary, "kb.core." + carried_by, note)
+
+
+@lru_cache(maxsize=4096)  # a build sorts the same few hundred numbers again and again
+def rule_key(number: str) -> tuple[tuple[int, str], ...]:
+    """Rule numbers in the Comprehensive Rules' order, as numbers: 101.4 < 205.3p < 701.46
+    < 701.49b < 726.3 < 726.10 (the align, link and site stages all sort by it).
+
+    >>> sorted(["726.10", "205.3p", "726.3", "701.49b", "701.49"], key=rule_key)
+    ['205.3p', '701.49', '701.49b', '726.3', '726.10']
+    """
+    return tuple(
+        (int(part), "") if part.isdigit() else (_leading_number(part), part)
+        for part in re.split(r"[.\s]+", str(number))
+        if part
+    )
+
+
+def _leading_number(part: str) -> int:
+    """The digits ``part`` starts with as a number (5 of "5t"); -1 when it starts with none."""
+    digits = re.match(r"\d*", part)  # always matches: \d* takes the empty prefix too
+    return int(digits.group()) if digits and digits.group() else -1

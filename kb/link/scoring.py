@@ -65,6 +65,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from kb.core.rule_history import rule_key
 from kb.link.evidence import EvidenceTable, evidence_table
 
 #: A group restates a rule when it covers at least this share of the rule's weighted evidence.
@@ -322,8 +323,8 @@ def _ordered(fates: list[Fate]) -> list[Fate]:
 
     def key(fate: Fate) -> tuple:
         if fate.linked:
-            return (0, not fate.link.restates, number_key(fate.rule))
-        return (1, -fate.link.score, number_key(fate.rule))
+            return (0, not fate.link.restates, rule_key(fate.rule))
+        return (1, -fate.link.score, rule_key(fate.rule))
 
     return sorted(fates, key=key)
 
@@ -380,10 +381,3 @@ def _refers(rule: str, link: RuleLink, votes: Mapping[str, float], table: Eviden
     then the group explains that rule too, and ``rule`` does not take its place. The
     description is read first: scoring ``rule`` for every pair would slow ``rules_for``."""
     return link.rule in table.rules[rule].refers and link_to(rule, votes, table).restates
-
-
-def number_key(rule: str) -> tuple:
-    """Rule numbers in the Comprehensive Rules' order: 101.4 < 205.3p < 701.49b < 726.10."""
-    head, _, tail = rule.partition(".")
-    digits = "".join(ch for ch in tail if ch.isdigit())
-    return (int(head), int(digits or 0), tail.lstrip("0123456789"))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 from functools import lru_cache
 
 from kb.core import registry
+from kb.core.rule_history import rule_key
 from kb.reference import glossary
 
 
@@ -30,22 +30,6 @@ def group_rules(db) -> dict[str, list[str]]:
 @lru_cache(maxsize=4096)  # every group lists a few of the same few hundred rules
 def sorted_rules(numbers: tuple) -> tuple[str, ...]:
     return tuple(sorted((str(n) for n in numbers), key=rule_key))
-
-
-@lru_cache(maxsize=4096)
-def rule_key(number: str) -> tuple:
-    """Sort rule numbers as numbers: 701.46 < 704.5t < 726.3 < 726.10."""
-    return tuple(
-        (int(part), "") if part.isdigit() else (_leading_number(part), part)
-        for part in re.split(r"[.\s]+", str(number))
-        if part
-    )
-
-
-def _leading_number(part: str) -> int:
-    """The digits ``part`` starts with as a number (5 of "5t"); -1 when it starts with none."""
-    digits = re.match(r"\d*", part)  # always matches: \d* takes the empty prefix too
-    return int(digits.group()) if digits and digits.group() else -1
 
 
 def load_examples(db) -> list[dict]:

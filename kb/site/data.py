@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from kb import store
 from kb.core import registry
+from kb.core.rule_history import rule_key
 from kb.site.annotations import (
     any_finding,
     concepts,
@@ -31,7 +32,6 @@ from kb.site.annotations import (
     group_rules,
     load_examples,
     load_findings,
-    rule_key,
     sorted_findings,
     sorted_rules,
     stray_findings,
