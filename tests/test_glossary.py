@@ -207,6 +207,12 @@ NEAR_MISSES = [
     ("venture", "fr", "chaque fois que vous vous aventurez", "votre marqueur d'aventure"),
     ("venture", "de", "jedes Mal, wenn du dich vorwagst", "dein Vorstoßmarker"),
     ("venture", "es", "cada vez que te adentras", "tu marcador de aventura"),
+    # ... and not a venture into a name the translation got wrong (the checks name that).
+    ("venture", "it", "quando ti avventuri, scegli", "si avventuri di nuovo in Sottocittà"),
+    ("venture", "it", "ogni volta che ti avventuri", "si avventura nel sotterraneo"),
+    ("venture", "fr", "quand vous vous aventurez, vous", "vous vous aventurez dans Sous-Ville"),
+    ("venture", "de", "wenn du dich vorwagst", "dich in Unterstadt vorzuwagen"),
+    ("venture", "es", "cuando te adentras, eliges", "te adentras en Bajociudad"),
     # 309.7: a dungeon completed, named before the verb ("a dungeon you completed").
     ("complete_dungeon", "en", "a dungeon you completed", "the dungeon's last room"),
     ("complete_dungeon", "it", "un dungeon che hai completato", "un dungeon che possiedi"),

@@ -266,7 +266,7 @@ def _longest(pattern: str, needle: str) -> str:
 
 def _literals(pattern: str) -> list[str]:
     """Each word's literal part, lowercased: before a stem's * and before any apostrophe."""
-    words = [w for w in pattern.split() if not _GAP.fullmatch(w)]
+    words = [w for w in pattern.split() if not _GAP.fullmatch(w) and not w.startswith("!")]
     return [re.split("['’]", w.rstrip("*"))[0].lower() for w in words]
 
 
@@ -303,19 +303,31 @@ def compile_pattern(pattern: str) -> str:
     True
     >>> bool(re.fullmatch(compile_pattern("in undercity vor*"), "in Undercity vorzuwagen", re.I))
     True
+    >>> text = "ti avventuri di nuovo in X, ti avventuri"
+    >>> [m.group(0) for m in re.finditer(compile_pattern("avventur* ~2 !in"), text)]
+    ['avventuri']
     """
     parts: list[str] = []
+    unless: list[str] = []
     gap = 0
     for token in pattern.split():
         if m := _GAP.fullmatch(token):
             gap = int(m.group(1))
             continue
-        if parts:
-            parts.append(r"\s+" if not gap else rf"(?:\s+[\w'’-]+){{0,{gap}}}\s+")
+        between = r"\s+" if not gap else rf"(?:\s+[\w'’-]+){{0,{gap}}}\s+"
         gap = 0
+        if token.startswith("!"):
+            # Not where that word follows ("avventur* ~2 !in": not "si avventuri di nuovo
+            # in Sottocittà", a venture into a name mistranslated).
+            unless.append(rf"(?!{between}{_word(token[1:])}(?!\w))")
+            continue
+        if parts:
+            parts.append(between)
         parts.append(_word(token))
     regex = r"(?<!\w)" + "".join(parts)
-    return regex if pattern.endswith("*") else regex + r"(?!\w)"
+    if unless or not parts[-1].endswith(r"\w*"):  # a stem before "!" ends with its word
+        regex += r"(?!\w)"
+    return regex + "".join(unless)
 
 
 def _word(token: str) -> str:
