@@ -41,12 +41,16 @@ from pathlib import Path
 
 import yaml
 
-from kb import align, link, store
+from kb import align
 from kb.core import registry
-from kb.corpus import parse
 from kb.reference.glossary import load as load_glossary
 
-SETS = Path(__file__).resolve().parent / "link_sets"
+ROOT = Path(__file__).resolve().parent.parent
+SETS = ROOT / "benchmarks" / "link_sets"
+# The sets are in the format of the linker tests' own (tests/data/links/), built the same way.
+sys.path.insert(0, str(ROOT / "tests"))
+from link_corpus import build, write_rulings  # noqa: E402
+
 FAMILIES = (("725", "monarch"), ("726", "initiative"), ("309", "dungeon"), ("701.49", "dungeon"))
 
 
@@ -62,17 +66,7 @@ def family(rules: list[str]) -> str:
 def linked_rules(data: dict, folder: Path) -> list[list[str]]:
     """The rules the linker gives each ruling of ``data`` (those of the group holding most of
     the ruling's texts), in the set's order."""
-    paths = []
-    for lang, card in data["cards"].items():
-        body = "".join(f"\n\n{data['date']}\n\n{r['texts'][lang]}" for r in data["rulings"])
-        path = folder / f"{lang}-set.txt"
-        path.write_text(card + body + "\n", encoding="utf-8")
-        paths.append(str(path))
-    db = store.open_db(folder / "rulings.db")
-    store.store_files(db, parse.parse_files(paths))
-    glossary = load_glossary()
-    align.store_groups(db, align.align(store.rulings(db), glossary), glossary)
-    link.link_groups(db)
+    db, _ = build(folder, write_rulings(folder, data, data["rulings"], "set"))
     where: dict[int, Counter] = {}
     rules_of: dict[str, list[str]] = {}
     for group in align.groups(db):
