@@ -180,6 +180,16 @@ NEAR_MISSES = [
     ("start_dungeon", "fr", "vous ne pouvez pas commencer un donjon", "le tour commence"),
     ("start_dungeon", "de", "kannst du kein Verlies beginnen", "wenn dein Zug beginnt"),
     ("start_dungeon", "es", "empezarás Undercity", "empieza el turno"),
+    ("start_dungeon", "en", "which dungeon to start", "the dungeon's first room"),
+    ("start_dungeon", "ru", "какое подземелье начать", "какое подземелье выбрать"),
+    ("start_dungeon", "it", "quale dungeon iniziare", "quale dungeon scegliere"),
+    ("start_dungeon", "fr", "quel donjon commencer", "quel donjon choisir"),
+    ("start_dungeon", "es", "qué mazmorra empezar", "qué mazmorra elegir"),
+    # 725.5: no one is the monarch yet, however the sentence puts it.
+    ("no_monarch", "ru", "а монарха в игре еще нет", "а монарх в игре"),
+    ("no_monarch", "it", "non c'è ancora un monarca", "c'è un monarca"),
+    ("no_monarch", "fr", "il n'y a pas encore de monarque", "il y a un monarque"),
+    ("no_monarch", "es", "mientras ningún jugador sea el monarca", "mientras seas el monarca"),
     # 800.4j: the turn of a player who left goes on without an active player.
     ("turn_continues", "en", "that turn continues without an active player", "your next turn"),
     ("turn_continues", "ru", "этот ход продолжается без активного игрока", "ваш следующий ход"),
