@@ -239,7 +239,6 @@ NEAR_MISSES = [
     ("cease", "ru", "у вас инициативы больше нет", "у вас нет инициативы"),
     ("cease", "it", "non ti trovi più in un dungeon", "ti trovi in un dungeon"),
     ("cease", "it", "tu non la hai più", "tu la hai"),
-    ("cease", "fr", "vous ne vous trouvez plus dans un donjon", "vous vous trouvez dans un donjon"),
     # An object ceasing to exist, and a player losing the game, are other concepts.
     ("cease_to_exist", "en", "the ability ceases to exist", "the ability resolves"),
     ("lose_game", "de", "wenn der Monarch das Spiel verliert", "wenn der Monarch angreift"),

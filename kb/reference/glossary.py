@@ -83,6 +83,12 @@ class Glossary:
     def by_id(self) -> dict[str, Concept]:
         return {c.id: c for c in self.concepts}
 
+    @cached_property
+    def yielding(self) -> frozenset[str]:
+        """The concepts that yield to others (``yields_to``): few, so :meth:`find` looks for
+        overlaps only when one of them is found."""
+        return frozenset(c.id for c in self.concepts if c.yields_to)
+
     def get(self, concept_id: str) -> Concept:
         """The concept with this id; KeyError names it if unknown."""
         try:
@@ -135,7 +141,9 @@ class Glossary:
                     matches = regex.finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
-        return tuple(sorted(yielded(found, self.by_id), key=lambda m: (m.start, -m.end, m.concept)))
+        if self.yielding & {m.concept for m in found}:
+            found = yielded(found, self.by_id)
+        return tuple(sorted(found, key=lambda m: (m.start, -m.end, m.concept)))
 
     def _candidates(self, code: str, lowered: str) -> set[int]:
         """The indexes of the concepts with patterns in ``code`` that may match ``lowered``: one
@@ -146,8 +154,8 @@ class Glossary:
         for needle, indexes in by_needle.items():
             if needle in lowered:
                 found.update(indexes)
-        # A short needle ("no", "la") is in most texts: a longer word of the pattern, which any
-        # match holds too, must be there as well ("no monarch").
+        # A needle common in running text ("no", "la", "dungeon") is in most texts: another
+        # word of the pattern, which any match holds too, must be there as well ("no monarch").
         for needle, index, words in checked:
             if index not in found and needle in lowered and any(w in lowered for w in words):
                 found.add(index)
@@ -156,7 +164,7 @@ class Glossary:
     def _needles(self, code: str) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple]:
         """({needle: indexes of the concepts it finds}, indexes of the concepts whose patterns
         in ``code`` have no needle, [(needle, index of a concept it finds only when one of
-        these longer words of its patterns is in the text too, words)]), from
+        these other words of its patterns is in the text too, words)]), from
         :meth:`compiled` and the patterns, once per language."""
         cached = self._by_needle.get(code)
         if cached is None:
@@ -258,10 +266,12 @@ def _needle(pattern: str) -> str:
 
 
 def _longest(pattern: str, needle: str) -> str:
-    """The longest literal part of any word of ``pattern``, if longer than ``needle``, else
-    '': every match holds it, wherever it stands."""
-    longest = max(_literals(pattern), key=len, default="")
-    return longest if len(longest) > len(needle) else ""
+    """The longest literal part of another word of ``pattern`` than its first, if it has three
+    letters or more, else '': every match holds it, wherever it stands. A first word common
+    in running text ("dungeon" in "dungeon* to start", "la" in "la complet*") then finds the
+    concept only in the texts that hold the rarer word too."""
+    longest = max(_literals(pattern)[1:], key=len, default="")
+    return longest if len(longest) >= 3 and longest != needle else ""
 
 
 def _literals(pattern: str) -> list[str]:
