@@ -292,18 +292,14 @@ def non_overlapping(spans: list[Match]) -> list[Match]:
 def yielded(found: list[Match], by_id: dict[str, Concept]) -> list[Match]:
     """``found`` less the matches of a concept that overlap a match of a concept it yields to
     (``yields_to``: "venture" is not found inside "venture into Undercity")."""
-    spans: dict[str, list[Match]] = {}
-    for m in found:
-        spans.setdefault(m.concept, []).append(m)
-    return [
-        m
-        for m in found
-        if not any(
-            o.start < m.end and m.start < o.end
-            for other in by_id[m.concept].yields_to
-            for o in spans.get(other, ())
+
+    def overlapped(m: Match) -> bool:
+        mine = by_id[m.concept].yields_to  # empty for all but a few concepts
+        return bool(mine) and any(
+            o.concept in mine and o.start < m.end and m.start < o.end for o in found
         )
-    ]
+
+    return [m for m in found if not overlapped(m)]
 
 
 def compile_pattern(pattern: str) -> str:
