@@ -316,6 +316,18 @@ def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
         glossary.load(bad)
 
 
+@pytest.mark.parametrize("form", ["!in avventur*", "avventur* !in nel", "!in"])
+def test_a_word_to_exclude_before_the_words_it_follows_is_a_clear_error(tmp_path, form):
+    bad = tmp_path / "glossary.yaml"
+    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
+    bad.write_text(
+        f"concepts:\n  - id: x\n    terms:\n{terms}    forms:\n      it: ['{form}']\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(KbError, match="'!word' comes after the words it follows"):
+        glossary.load(bad)
+
+
 def test_names_kept_in_english(g):
     assert g.get("undercity").keep_english and g.get("secret_entrance").keep_english
     assert not g.get("dungeon").keep_english

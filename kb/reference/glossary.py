@@ -85,8 +85,7 @@ class Glossary:
 
     @cached_property
     def yielding(self) -> frozenset[str]:
-        """The concepts that yield to others (``yields_to``): few, so :meth:`find` looks for
-        overlaps only when one of them is found."""
+        """The concepts that yield to others (``yields_to``): :meth:`find` checks them only."""
         return frozenset(c.id for c in self.concepts if c.yields_to)
 
     def get(self, concept_id: str) -> Concept:
@@ -290,8 +289,7 @@ def non_overlapping(spans: list[Match]) -> list[Match]:
 
 
 def yielded(found: list[Match], by_id: dict[str, Concept]) -> list[Match]:
-    """``found`` less the matches of a concept that overlap a match of a concept it yields to
-    (``yields_to``: "venture" is not found inside "venture into Undercity")."""
+    """``found`` less the matches overlapping one of a concept their concept yields to."""
 
     def overlapped(m: Match) -> bool:
         mine = by_id[m.concept].yields_to  # empty for all but a few concepts
@@ -383,6 +381,9 @@ def _concept(raw: dict) -> Concept:
         lang: [str(f) for f in values] for lang, values in (raw.get("forbidden") or {}).items()
     }
     for pattern in (p for values in forms.values() for p in values):
+        words = [w.startswith("!") for w in pattern.split() if not _GAP.fullmatch(w)]
+        if not words or words[0] or words != sorted(words):
+            raise ValueError(f"{cid}: {pattern!r}: '!word' comes after the words it follows")
         re.compile(compile_pattern(pattern))
     if any("*" in t or _GAP.search(t) for values in forbidden.values() for t in values):
         raise ValueError(f"{cid}: forbidden terms are plain terms (no * or ~N)")
