@@ -83,11 +83,6 @@ class Glossary:
     def by_id(self) -> dict[str, Concept]:
         return {c.id: c for c in self.concepts}
 
-    @cached_property
-    def yielding(self) -> frozenset[str]:
-        """The concepts that yield to others (``yields_to``): :meth:`find` checks them only."""
-        return frozenset(c.id for c in self.concepts if c.yields_to)
-
     def get(self, concept_id: str) -> Concept:
         """The concept with this id; KeyError names it if unknown."""
         try:
@@ -140,9 +135,7 @@ class Glossary:
                     matches = regex.finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
-        if self.yielding & {m.concept for m in found}:
-            found = yielded(found, self.by_id)
-        return tuple(sorted(found, key=lambda m: (m.start, -m.end, m.concept)))
+        return tuple(sorted(yielded(found, self.by_id), key=lambda m: (m.start, -m.end, m.concept)))
 
     def _candidates(self, code: str, lowered: str) -> set[int]:
         """The indexes of the concepts with patterns in ``code`` that may match ``lowered``: one
@@ -314,6 +307,7 @@ def compile_pattern(pattern: str) -> str:
     parts: list[str] = []
     unless: list[str] = []
     gap = 0
+    misplaced = f"{pattern!r}: '!word' comes after the words it follows"
     for token in pattern.split():
         if m := _GAP.fullmatch(token):
             gap = int(m.group(1))
@@ -325,9 +319,13 @@ def compile_pattern(pattern: str) -> str:
             # in Sottocittà", a venture into a name mistranslated).
             unless.append(rf"(?!{between}{_word(token[1:])}(?!\w))")
             continue
+        if unless:  # a word after a "!word"
+            raise ValueError(misplaced)
         if parts:
             parts.append(between)
         parts.append(_word(token))
+    if not parts:
+        raise ValueError(misplaced)
     regex = r"(?<!\w)" + "".join(parts)
     if unless or not parts[-1].endswith(r"\w*"):  # a stem before "!" ends with its word
         regex += r"(?!\w)"
@@ -381,10 +379,10 @@ def _concept(raw: dict) -> Concept:
         lang: [str(f) for f in values] for lang, values in (raw.get("forbidden") or {}).items()
     }
     for pattern in (p for values in forms.values() for p in values):
-        words = [w.startswith("!") for w in pattern.split() if not _GAP.fullmatch(w)]
-        if not words or words[0] or words != sorted(words):
-            raise ValueError(f"{cid}: {pattern!r}: '!word' comes after the words it follows")
-        re.compile(compile_pattern(pattern))
+        try:
+            re.compile(compile_pattern(pattern))
+        except ValueError as exc:
+            raise ValueError(f"{cid}: {exc}") from None
     if any("*" in t or _GAP.search(t) for values in forbidden.values() for t in values):
         raise ValueError(f"{cid}: forbidden terms are plain terms (no * or ~N)")
     return Concept(
