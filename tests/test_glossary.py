@@ -165,6 +165,15 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "alors vous le terminez", "complete_dungeon"),
         ("de", "dann schließt du es ab", "complete_dungeon"),
         ("es", "entonces la completas", "complete_dungeon"),
+        # German names a room ability in one word; the room is in it as in the other languages.
+        ("de", "die Raumfähigkeit löst aus", "room"),
+        # Casting in the tenses and persons rulings use.
+        ("es", "si no lanzó ningún hechizo", "cast"),
+        ("es", "cuando lanzas tu segundo hechizo", "cast"),
+        ("it", "ogni volta che lanci una magia", "cast"),
+        ("fr", "si vous lancez un sort", "cast"),
+        ("de", "wenn ein Gegner einen Spontanzauber wirkt", "cast"),
+        ("de", "sobald du eine Hexerei wirken könntest", "cast"),
     ],
 )
 def test_inflected_and_separated_forms_are_found(g, lang, text, concept):
@@ -244,6 +253,13 @@ NEAR_MISSES = [
     ("lose_game", "de", "wenn der Monarch das Spiel verliert", "wenn der Monarch angreift"),
     # 726.5: rulings name the initiative, then take it.
     ("take_initiative", "en", "instructs a player to take it", "you take its damage"),
+    # German "wirken" casts a spell, but an ability or effect that "wirkt" takes effect.
+    ("cast", "de", "wenn du einen Zauberspruch wirkst", "die Fähigkeit wirkt sich auf sie aus"),
+    ("cast", "de", "der Zauberspruch wurde gewirkt", "der Effekt beginnt erst zu wirken"),
+    ("cast", "de", "sobald er einen Zauberspruch wirkt", "ihre Fähigkeiten wirken bis zum Zugende"),
+    # Italian "controllare" also checks: the state-based actions are checked, not controlled.
+    ("control", "it", "che controlli", "vengono controllate le azioni generate dallo stato"),
+    ("control", "it", "chi la controlla", "il gioco controlla le azioni generate dallo stato"),
 ]
 
 
