@@ -174,6 +174,30 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "si vous lancez un sort", "cast"),
         ("de", "wenn ein Gegner einen Spontanzauber wirkt", "cast"),
         ("de", "sobald du eine Hexerei wirken könntest", "cast"),
+        # Becoming the monarch by an effect that makes someone it, or named before the verb.
+        ("fr", "un sort qui fait d'un adversaire le monarque", "become_monarch"),
+        ("fr", "la capacité qui ferait du joueur actif le monarque", "become_monarch"),
+        ("es", "el efecto convierte a tu oponente en el monarca", "become_monarch"),
+        ("ru", "монархом становится другой игрок", "become_monarch"),
+        ("ru", "даже если вы стали монархом", "become_monarch"),
+        # Losing the game with words between the verb and the game.
+        ("fr", "si le monarque perd alors la partie", "lose_game"),
+        ("es", "si el jugador pierde la partida", "lose_game"),
+        ("de", "verliert der Spieler während seines eigenen Zuges das Spiel", "lose_game"),
+        # Taking the initiative, named before the verb or as a pronoun.
+        ("ru", "инициативу получает следующий игрок", "take_initiative"),
+        ("es", "un efecto te indica que la tomes", "take_initiative"),
+        # A dungeon completed, in the passive and with a separated German verb.
+        ("en", "the dungeon is then completed", "complete_dungeon"),
+        ("it", "il dungeon viene completato", "complete_dungeon"),
+        ("fr", "le donjon est alors terminé", "complete_dungeon"),
+        ("es", "la mazmorra queda completada", "complete_dungeon"),
+        ("de", "das Verlies ist dann abgeschlossen", "complete_dungeon"),
+        ("ru", "подземелье считается завершенным", "complete_dungeon"),
+        ("de", "schließt du das Verlies sofort ab", "complete_dungeon"),
+        # The German bare venture with its pronoun, the verb split or in the perfect.
+        ("de", "wagst du dich ein weiteres Mal vor", "venture"),
+        ("de", "weil du dich aus dem letzten Raum vorgewagt hast", "venture"),
     ],
 )
 def test_inflected_and_separated_forms_are_found(g, lang, text, concept):
