@@ -204,6 +204,31 @@ def test_inflected_and_separated_forms_are_found(g, lang, text, concept):
     assert concept in g.concept_ids(text, lang)
 
 
+# 726.5, 725.3: a designation is never doubled, however the sentence says there is one.
+@pytest.mark.parametrize(
+    "lang, names, near",
+    [
+        ("en", "you don't get a second initiative", "a second ability triggers"),
+        ("en", "there can't be two monarchs", "two creatures deal combat damage"),
+        ("en", "never more than one monarch", "one or more creatures"),
+        ("ru", "второй инициативы у вас не появляется", "второй игрок"),
+        ("ru", "но инициатива у вас по-прежнему одна", "у вас есть инициатива"),
+        ("it", "non ottieni una seconda iniziativa", "una seconda abilità"),
+        ("it", "non ci possono essere due monarchi", "due creature"),
+        ("fr", "vous n'obtenez pas une seconde initiative", "une seconde capacité"),
+        ("fr", "il ne peut jamais y avoir deux monarques", "deux créatures"),
+        ("de", "du erhältst keine zweite Initiative", "eine zweite Fähigkeit"),
+        ("de", "es gibt nie zwei Monarchen", "zwei Kreaturen"),
+        ("es", "no obtienes una segunda iniciativa", "una segunda habilidad"),
+        ("es", "nunca puede haber dos monarcas", "dos criaturas"),
+        ("fr", "pas de seconde désignation d'initiative", "la désignation d'initiative"),
+    ],
+)
+def test_a_designation_never_doubled_is_only_one(g, lang, names, near):
+    assert "only_one" in g.concept_ids(names, lang)
+    assert "only_one" not in g.concept_ids(near, lang)
+
+
 #: (concept, language, a wording that names it, a near wording that does not).
 NEAR_MISSES = [
     # Starting a dungeon needs a dungeon, not any beginning.
