@@ -167,6 +167,11 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("es", "entonces la completas", "complete_dungeon"),
         # German names a room ability in one word; the room is in it as in the other languages.
         ("de", "die Raumfähigkeit löst aus", "room"),
+        ("de", "die Raumfähigkeit löst aus", "ability"),
+        # Removing a dungeon from the game, in Russian's other verb and with words between.
+        ("ru", "подземелье убрано из игры", "remove_from_game"),
+        ("ru", "это не убирает подземелье", "remove_from_game"),
+        ("fr", "cela ne retire pas immédiatement le donjon", "remove_from_game"),
         # Casting in the tenses and persons rulings use.
         ("es", "si no lanzó ningún hechizo", "cast"),
         ("es", "cuando lanzas tu segundo hechizo", "cast"),
@@ -306,6 +311,8 @@ NEAR_MISSES = [
     ("cast", "de", "wenn du einen Zauberspruch wirkst", "die Fähigkeit wirkt sich auf sie aus"),
     ("cast", "de", "der Zauberspruch wurde gewirkt", "der Effekt beginnt erst zu wirken"),
     ("cast", "de", "sobald er einen Zauberspruch wirkt", "ihre Fähigkeiten wirken bis zum Zugende"),
+    # Italian "effettivamente" is "actually", not an effect.
+    ("effect", "it", "l'effetto si applica", "il giocatore che ha effettivamente l'iniziativa"),
     # Italian "controllare" also checks: the state-based actions are checked, not controlled.
     ("control", "it", "che controlli", "vengono controllate le azioni generate dallo stato"),
     ("control", "it", "chi la controlla", "il gioco controlla le azioni generate dallo stato"),
