@@ -172,6 +172,13 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("ru", "подземелье убрано из игры", "remove_from_game"),
         ("ru", "это не убирает подземелье", "remove_from_game"),
         ("fr", "cela ne retire pas immédiatement le donjon", "remove_from_game"),
+        # Ceasing to have a designation, or to be in a dungeon.
+        ("fr", "vous ne vous trouvez plus dans un donjon", "cease"),
+        ("ru", "прежний игрок сразу же ее теряет", "cease"),
+        ("ru", "он теряет инициативу", "cease"),
+        # Starting a dungeon with more words between.
+        ("fr", "vous commencez ensuite un nouveau donjon", "start_dungeon"),
+        ("de", "dann beginnst du ein neues Verlies", "start_dungeon"),
         # Casting in the tenses and persons rulings use.
         ("es", "si no lanzó ningún hechizo", "cast"),
         ("es", "cuando lanzas tu segundo hechizo", "cast"),
@@ -311,6 +318,8 @@ NEAR_MISSES = [
     ("cast", "de", "wenn du einen Zauberspruch wirkst", "die Fähigkeit wirkt sich auf sie aus"),
     ("cast", "de", "der Zauberspruch wurde gewirkt", "der Effekt beginnt erst zu wirken"),
     ("cast", "de", "sobald er einen Zauberspruch wirkt", "ihre Fähigkeiten wirken bis zum Zugende"),
+    # German stops being with "aufhören, ... zu sein", not wherever "auf" is.
+    ("cease", "de", "hört er auf, der Monarch zu sein", "die Fähigkeit ist auf dem Stapel"),
     # Italian "effettivamente" is "actually", not an effect.
     ("effect", "it", "l'effetto si applica", "il giocatore che ha effettivamente l'iniziativa"),
     # Italian "controllare" also checks: the state-based actions are checked, not controlled.
@@ -397,6 +406,20 @@ def test_a_word_to_exclude_before_the_words_it_follows_is_a_clear_error(tmp_path
         encoding="utf-8",
     )
     with pytest.raises(KbError, match="'!word' comes after the words it follows"):
+        glossary.load(bad)
+
+
+# A gap at a pattern's edge joins nothing: in a YAML list, "[auf, ~3 zu sein]" is two patterns,
+# "auf" and "~3 zu sein", and the first finds every "auf".
+@pytest.mark.parametrize("form", ["~3 zu sein", "avventur* ~2", "~1"])
+def test_a_gap_that_joins_no_two_words_is_a_clear_error(tmp_path, form):
+    bad = tmp_path / "glossary.yaml"
+    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
+    bad.write_text(
+        f"concepts:\n  - id: x\n    terms:\n{terms}    forms:\n      de: ['{form}']\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(KbError, match=f"x: '{re.escape(form)}': '~N' comes between two words"):
         glossary.load(bad)
 
 

@@ -253,8 +253,7 @@ def _needle(pattern: str) -> str:
     Letters match case-insensitively and ' matches ’ too, so only the part before any
     apostrophe is literal; re's IGNORECASE and str.lower agree on the letters of our patterns.
     """
-    literals = _literals(pattern)
-    return literals[0] if literals else ""
+    return next(iter(_literals(pattern)), "")
 
 
 def _longest(pattern: str, needle: str) -> str:
@@ -308,7 +307,10 @@ def compile_pattern(pattern: str) -> str:
     unless: list[str] = []
     gap = 0
     misplaced = f"{pattern!r}: '!word' comes after the words it follows"
-    for token in pattern.split():
+    tokens = pattern.split()
+    if tokens and (_GAP.fullmatch(tokens[0]) or _GAP.fullmatch(tokens[-1])):  # "[auf, ~3 zu]"
+        raise ValueError(f"{pattern!r}: '~N' comes between two words")
+    for token in tokens:
         if m := _GAP.fullmatch(token):
             gap = int(m.group(1))
             continue
