@@ -397,29 +397,27 @@ def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
         glossary.load(bad)
 
 
-@pytest.mark.parametrize("form", ["!in avventur*", "avventur* !in nel", "!in"])
-def test_a_word_to_exclude_before_the_words_it_follows_is_a_clear_error(tmp_path, form):
+# A "!word" comes after the words it follows; a gap joins two words (in a YAML list,
+# "[auf, ~3 zu sein]" is two patterns, "auf" and "~3 zu sein", and the first finds every "auf").
+@pytest.mark.parametrize(
+    "form, problem",
+    [
+        ("!in avventur*", "'!word' comes after the words it follows"),
+        ("avventur* !in nel", "'!word' comes after the words it follows"),
+        ("!in", "'!word' comes after the words it follows"),
+        ("~3 zu sein", "'~N' comes between two words"),
+        ("avventur* ~2", "'~N' comes between two words"),
+        ("~1", "'~N' comes between two words"),
+    ],
+)
+def test_a_misplaced_word_to_exclude_or_gap_is_a_clear_error(tmp_path, form, problem):
     bad = tmp_path / "glossary.yaml"
     terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
     bad.write_text(
         f"concepts:\n  - id: x\n    terms:\n{terms}    forms:\n      it: ['{form}']\n",
         encoding="utf-8",
     )
-    with pytest.raises(KbError, match="'!word' comes after the words it follows"):
-        glossary.load(bad)
-
-
-# A gap at a pattern's edge joins nothing: in a YAML list, "[auf, ~3 zu sein]" is two patterns,
-# "auf" and "~3 zu sein", and the first finds every "auf".
-@pytest.mark.parametrize("form", ["~3 zu sein", "avventur* ~2", "~1"])
-def test_a_gap_that_joins_no_two_words_is_a_clear_error(tmp_path, form):
-    bad = tmp_path / "glossary.yaml"
-    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
-    bad.write_text(
-        f"concepts:\n  - id: x\n    terms:\n{terms}    forms:\n      de: ['{form}']\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(KbError, match=f"x: '{re.escape(form)}': '~N' comes between two words"):
+    with pytest.raises(KbError, match=re.escape(f"x: '{form}': {problem}")):
         glossary.load(bad)
 
 
