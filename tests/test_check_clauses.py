@@ -174,6 +174,18 @@ def test_a_sentence_dropped_points_next_to_the_gap(tmp_path):
         ("it", "Non puoi, a meno che non ti venga richiesto.", 2),
         ("fr", "Vous ne pouvez pas, à moins qu’on ne vous le demande.", 2),
         ("en", "You can’t, unless you’re told to, and not otherwise.", 3),
+        # Italian "non appena" is "as soon as", no negation
+        ("it", "Si applica non appena un giocatore diventa il monarca.", 0),
+        ("it", "Non appena lo fai, non puoi tornare indietro.", 1),
+        # French "ne ... que" says "only": a "ne" with no "pas", "plus", "jamais", "rien",
+        # "aucun" ... before the "que" of its clause is restrictive, not a negation
+        ("fr", "Vous ne pouvez être que dans un seul donjon à la fois.", 0),
+        ("fr", "Il n’y a qu’un seul monarque.", 0),
+        ("fr", "Vous ne pouvez pas choisir le donjon que vous avez terminé.", 1),
+        ("fr", "Il n’y a aucun donjon qu’il puisse choisir.", 1),
+        ("fr", "Vous ne l’avez plus, même si c’est vous qu’il a choisi.", 1),
+        # ... and "n'importe quel" is "any"
+        ("fr", "Vous pouvez commencer n’importe quel donjon.", 0),
     ],
 )
 def test_negations_are_counted_per_language_with_expletives_left_out(lang, text, count):
