@@ -186,6 +186,20 @@ def test_a_sentence_dropped_points_next_to_the_gap(tmp_path):
         ("fr", "Vous ne l’avez plus, même si c’est vous qu’il a choisi.", 1),
         # ... and "n'importe quel" is "any"
         ("fr", "Vous pouvez commencer n’importe quel donjon.", 0),
+        # Italian and Spanish negative words before the verb negate without "non" / "no";
+        # after a negator in their clause they agree with it (negative concord): counted once
+        ("it", "Nessun effetto può togliertela.", 1),
+        ("it", "Non c'è nessun monarca.", 1),
+        ("it", "Niente può spostarla, e non puoi farlo.", 2),
+        ("es", "Ningún jugador tiene la iniciativa.", 1),
+        ("es", "No hay ningún monarca.", 1),
+        ("es", "Nada puede moverla; nunca deja la zona.", 2),
+        ("es", "No lo haces nunca.", 1),
+        # negators that are one word: "нельзя" (cannot), "weder ... noch", "neither ... nor"
+        ("ru", "Ее нельзя разыграть.", 1),
+        ("de", "Sie sind weder Teil deines Decks noch deines Sideboards.", 1),
+        ("de", "Zu Beginn des Spiels hat niemand die Initiative.", 1),
+        ("en", "They're neither part of your deck nor your sideboard.", 1),
     ],
 )
 def test_negations_are_counted_per_language_with_expletives_left_out(lang, text, count):

@@ -20,7 +20,8 @@ _CLAUSE_MARKS = ",;:()—–.!?"
 
 @lru_cache(maxsize=1)
 def words() -> dict[str, dict]:
-    """{lang: {"length": float, "negations": [...], "expletive": [...], "conditions": [...]}}."""
+    """{lang: {"length": float, "negations": [...], "expletive": [...], "concord": [...],
+    "conditions": [...]}}."""
     with open(WORDS_FILE, "rb") as handle:
         return tomllib.load(handle)
 
@@ -64,13 +65,17 @@ def occurrences(text: str, lang: str, kind: str) -> tuple[tuple[int, int], ...]:
 
 def _own(text: str, lang: str, kind: str):
     regex = _regex(lang, kind)
-    if regex is None:
-        return
     expletive = _regex(lang, "expletive") if kind == "negations" else None
-    for m in regex.finditer(text):
+    for m in regex.finditer(text) if regex is not None else ():
         if expletive is not None and expletive.search(_clause_before(text, m.start())):
             continue
         yield m.start(), m.end()
+    # A negative word that agrees with a negator before it in its clause ("non ... nessun")
+    # says the same negation again; before the verb it negates alone ("nessun effetto può").
+    concord = _regex(lang, "concord") if kind == "negations" else None
+    for m in concord.finditer(text) if concord is not None else ():
+        if regex is None or not regex.search(_clause_before(text, m.start())):
+            yield m.start(), m.end()
 
 
 def _clause_before(text: str, at: int) -> str:
