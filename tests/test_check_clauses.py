@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from kb.checks import sentences
+from kb.checks.lexicon import occurrences
 from kb.checks.load import load_corpus
 from kb.checks.run import check_corpus
 from kb.corpus.files import corpus_files
@@ -200,9 +201,71 @@ def test_a_sentence_dropped_points_next_to_the_gap(tmp_path):
         ("de", "Sie sind weder Teil deines Decks noch deines Sideboards.", 1),
         ("de", "Zu Beginn des Spiels hat niemand die Initiative.", 1),
         ("en", "They're neither part of your deck nor your sideboard.", 1),
+        # a negative word after "and" / "or" opens a clause of its own ("... y nadie roba")
+        ("es", "No elige a nadie y nadie gana la partida.", 2),
+        ("it", "Non sceglie nessuno e niente cambia.", 2),
+        # "or not" is "whether or not", in every language: no clause is negated
+        ("en", "It triggers whether or not you're the monarch.", 0),
+        ("es", "Se dispara, seas o no el monarca.", 0),
+        ("fr", "Elle se déclenche, que vous soyez le monarque ou non.", 0),
+        ("de", "Sie wird ausgelöst, ob du der Monarch bist oder nicht.", 0),
+        ("ru", "Она срабатывает, монарх вы или нет.", 0),
+        # "however", "not ... either" are no negations; "tampoco" alone is one
+        ("es", "Sin embargo, la tomas.", 0),
+        ("fr", "Vous ne la gardez pas non plus.", 1),
+        ("es", "Tampoco la robas.", 1),
+        ("es", "No la robas tampoco.", 1),
+        ("en", "You no longer have it.", 1),
+        ("es", "Ya no la tienes.", 1),
+        ("de", "Du bist nicht mehr der Monarch.", 1),
+        # "rather than" is "and not"
+        ("en", "It advances you rather than starting Undercity.", 1),
+        ("ru", "Оно продвигает вас, а не начинает Undercity.", 1),
+        ("ru", "Вместо этого монархом становится другой игрок.", 0),
+        ("de", "Es bringt dich weiter, statt Undercity zu beginnen.", 1),
+        # idioms for "nevertheless"
+        ("ru", "Тем не менее вы становитесь монархом.", 0),
+        ("es", "No obstante, la tomas.", 0),
+        # French without "ne": "pas" or "jamais" alone negates ("mais pas deux fois")
+        ("fr", "Vous l'obtenez une fois, mais pas deux.", 1),
+        ("fr", "Seulement vers le bas, jamais vers le haut.", 1),
+        ("fr", "Vous ne la perdez jamais.", 1),
+        # "unless" in every language, and the answer "no"
+        ("fr", "Vous la gardez, sauf si un adversaire la prend.", 1),
+        ("de", "Du behältst sie, es sei denn, ein Gegner ergreift sie.", 1),
+        ("de", "Die Antwort lautet Nein.", 1),
+        ("it", "La risposta è no.", 1),
     ],
 )
 def test_negations_are_counted_per_language_with_expletives_left_out(lang, text, count):
-    from kb.checks.lexicon import occurrences
 
     assert len(occurrences(text, lang, "negations")) == count
+
+
+@pytest.mark.parametrize(
+    "lang, text",
+    [
+        ("en", "You stop being the monarch."),
+        ("es", "Dejas de tenerla."),
+        ("fr", "Vous cessez d'être le monarque."),
+        ("it", "Smetti di essere il monarca."),
+        ("ru", "Вы перестаёте быть монархом."),
+        ("de", "Die Fähigkeiten hören auf zu existieren."),
+    ],
+)
+def test_verbs_of_ceasing_are_found_apart_from_negations(lang, text):
+    assert len(occurrences(text, lang, "ceasing")) == 1
+    assert occurrences(text, lang, "negations") == ()
+
+
+def test_no_longer_and_ceasing_to_have_say_the_same(tmp_path):
+    # "больше не обладает" (no longer has) where the others say "cesse de l'avoir", "smette
+    # di averla", "deja de tenerla" or "verliert sie": one negation or none, both right.
+    found = findings_after(
+        tmp_path,
+        "ru-issledovatel-podzemya.txt",
+        "перестает ею обладать",
+        "больше не обладает ею",
+        "ru",
+    )
+    assert not only(found, "negation")

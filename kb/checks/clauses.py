@@ -15,6 +15,13 @@ added one.
   ruling now applies always. Conditions are compared by presence, not count ("if A or if B"
   is "wenn A oder B" in German), and one more than the others is not reported (German
   "wenn" and "sobald" say "as" and "once" too).
+
+A verb of ceasing ("stops being", "deja de", "cesse d'") may count as a negation or not: "you
+no longer have it" is "dejas de tenerla" and "tu ne l'as plus", and "ceases to have it" is
+"verliert sie" in the official German. A sentence's count is therefore (negators, verbs of
+ceasing); two sentences' verbs of ceasing pair off first (the same words on both sides), and
+those left over may count as negations or not: the sentences differ only when what they may
+count never meets. A negation dropped beside a verb of ceasing both sides have is found.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ CHECKS = {
     "negation": "a negation lost or added against the source or the other translations",
     "condition": "a condition or clause missing against the source or the other translations",
 }
+#: (words, verbs of ceasing) in a sentence or an aligned run of them.
+_Count = tuple[int, int]
 # "times" ("when" clauses) are conditions in time: reported as conditions, compared apart.
 _WHAT = {
     "negations": ("negation", "a negation"),
@@ -82,43 +91,82 @@ def _agrees(corpus: Corpus, kind: str, member: Member, witness: Member) -> bool:
     mine = _tally(member.text, member.lang, kind, my_spans)
     theirs = _tally(witness.text, witness.lang, kind, their_spans)
     if len(my_spans) == len(their_spans):  # paired one with one, no alignment to look up
-        return mine == theirs
+        return all(_meet(a, b) for a, b in zip(mine, theirs))
     pair = pairing(corpus, member, witness)
     for bead in pair.beads:
         if bead.mine and bead.theirs:
-            a = sum(mine[i] for i in set(bead.mine))
-            b = sum(theirs[j] for j in set(bead.theirs))
+            a = _sum(mine[i] for i in set(bead.mine))
+            b = _sum(theirs[j] for j in set(bead.theirs))
             if kind != "negations":
-                a, b = min(a, 1), min(b, 1)
-            if a != b:
+                a, b = _present(a), _present(b)
+            if not _meet(a, b):
                 return False
     return True
 
 
+def _ranges(a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """(low, high) of two counts (negators, verbs of ceasing), once the verbs of ceasing both
+    have are paired off: those left may be negations or not.
+
+    >>> _ranges((1, 0), (0, 1))  # "no longer" / "dejar de"
+    ((1, 1), (0, 1))
+    >>> _ranges((1, 1), (0, 1))  # "ceases to exist and won't" / "cessa ... e si risolverà"
+    ((1, 1), (0, 0))
+    """
+    both = min(a[1], b[1])
+    return (a[0], a[0] + a[1] - both), (b[0], b[0] + b[1] - both)
+
+
+def _meet(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two counts may be the same."""
+    (a_low, a_high), (b_low, b_high) = _ranges(a, b)
+    return a_low <= b_high and b_low <= a_high
+
+
+def _sum(counts) -> tuple[int, int]:
+    pairs = list(counts)
+    return sum(n for n, _ in pairs), sum(c for _, c in pairs)
+
+
+def _present(count: tuple[int, int]) -> tuple[int, int]:
+    return min(count[0], 1), 0
+
+
 @lru_cache(maxsize=100_000)
-def _tally(text: str, lang: str, kind: str, spans) -> tuple[int, ...]:
-    """How many ``kind`` words each sentence has (whether it has any, but for negations)."""
-    counts = tuple(len(found) for found in _by_sentence(text, lang, kind, spans))
-    return counts if kind == "negations" else tuple(min(n, 1) for n in counts)
+def _tally(text: str, lang: str, kind: str, spans) -> tuple[tuple[int, int], ...]:
+    """How many ``kind`` words each sentence has, as (words, verbs of ceasing) (whether it has
+    any, but for negations)."""
+    counts = tuple(_count(found) for found in _by_sentence(text, lang, kind, spans))
+    return counts if kind == "negations" else tuple(_present(n) for n in counts)
 
 
-def _counts(text: str, lang: str, kind: str, spans, indexes) -> tuple[int, list]:
+def _count(found) -> tuple[int, int]:
+    """(words, verbs of ceasing) among these: a verb of ceasing may or may not be a negation."""
+    ceasing = sum(1 for _, _, verb in found if verb)
+    return len(found) - ceasing, ceasing
+
+
+def _counts(text: str, lang: str, kind: str, spans, indexes) -> tuple[tuple[int, int], list]:
     """How many ``kind`` words the sentences ``indexes`` of ``text`` hold, and where."""
     per_sentence = _by_sentence(text, lang, kind, spans)
     found = [span for i in sorted(set(indexes)) for span in per_sentence[i]]
-    return len(found), found
+    return _count(found), [(a, b) for a, b, _ in found]
 
 
 @lru_cache(maxsize=100_000)
 def _by_sentence(text: str, lang: str, kind: str, spans) -> tuple[tuple, ...]:
-    """The ``kind`` words of ``text`` in each of its sentences ``spans`` (in order, apart),
-    found once per text: a sentence is counted against every other text of its group."""
+    """The ``kind`` words of ``text`` in each of its sentences ``spans`` (in order, apart), as
+    (start, end, whether a verb of ceasing), found once per text: a sentence is counted
+    against every other text of its group."""
     found: list[list] = [[] for _ in spans]
     starts = [a for a, _ in spans]
-    for a, b in occurrences(text, lang, kind):
+    words = [(a, b, False) for a, b in occurrences(text, lang, kind)]
+    if kind == "negations":
+        words += [(a, b, True) for a, b in occurrences(text, lang, "ceasing")]
+    for a, b, ceasing in sorted(words):
         i = bisect_right(starts, a) - 1
         if i >= 0 and a < spans[i][1]:
-            found[i].append((a, b))
+            found[i].append((a, b, ceasing))
     return tuple(tuple(f) for f in found)
 
 
@@ -129,7 +177,7 @@ def _compare(
     for i in range(len(pairs[0].mine.spans)):
         # Per witness: (my count, theirs, their words, my span, my words, the witness) over the
         # bead my sentence i is in; None where the witness has no counterpart.
-        seen: list[tuple[int, int, list, tuple[int, int], list, Member] | None] = []
+        seen: list[tuple[_Count, _Count, list, tuple[int, int], list, Member] | None] = []
         for witness, pair in zip(witnesses, pairs):
             bead = pair.bead_of(i)
             if bead is None or not bead.theirs:
@@ -165,8 +213,9 @@ def _differs(seen, fewer: bool, kind: str) -> bool:
         return False
     mine, theirs = seen[0], seen[1]
     if kind != "negations":  # by presence
-        mine, theirs = min(mine, 1), min(theirs, 1)
-    return theirs > mine if fewer else theirs < mine
+        mine, theirs = _present(mine), _present(theirs)
+    mine, theirs = _ranges(mine, theirs)
+    return theirs[0] > mine[1] if fewer else theirs[1] < mine[0]
 
 
 def _agreed(rest, fewer: bool, kind: str):
@@ -181,7 +230,10 @@ def _finding(kind: str, fewer: bool, member: Member, seen, agree: int, total: in
     each negate their own way ("diverso da" for "qui n'est pas"): only a sentence left with
     no negation at all is an error, fewer is a warning."""
     check, what = _WHAT[kind]
-    mine, theirs, words, span, at, witness = seen
+    mine_count, their_count, words, span, at, witness = seen
+    (mine_low, mine_high), (their_low, their_high) = _ranges(mine_count, their_count)
+    # The closest the two counts come: mine at most, theirs at least (fewer), or the reverse.
+    mine, theirs = (mine_high, their_low) if fewer else (mine_low, their_high)
     more_or_fewer = "more" if fewer else "fewer"
     who = (
         f"the {witness.lang} source has {theirs}"

@@ -21,7 +21,7 @@ _CLAUSE_MARKS = ",;:()—–.!?"
 @lru_cache(maxsize=1)
 def words() -> dict[str, dict]:
     """{lang: {"length": float, "negations": [...], "expletive": [...], "concord": [...],
-    "conditions": [...]}}."""
+    "coordinators": [...], "conditions": [...], "times": [...]}}."""
     with open(WORDS_FILE, "rb") as handle:
         return tomllib.load(handle)
 
@@ -72,9 +72,13 @@ def _own(text: str, lang: str, kind: str):
         yield m.start(), m.end()
     # A negative word that agrees with a negator before it in its clause ("non ... nessun")
     # says the same negation again; before the verb it negates alone ("nessun effetto può").
+    # After "and", "or", "but" a new clause begins ("no elige a nadie y nadie gana").
     concord = _regex(lang, "concord") if kind == "negations" else None
+    coordinators = _regex(lang, "coordinators")
     for m in concord.finditer(text) if concord is not None else ():
-        if regex is None or not regex.search(_clause_before(text, m.start())):
+        clause = _clause_before(text, m.start())
+        opened = [c.end() for c in coordinators.finditer(clause)] if coordinators else []
+        if regex is None or not regex.search(clause, opened[-1] if opened else 0):
             yield m.start(), m.end()
 
 
