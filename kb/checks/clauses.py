@@ -104,7 +104,7 @@ def _agrees(corpus: Corpus, kind: str, member: Member, witness: Member) -> bool:
     return True
 
 
-def _ranges(a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+def _ranges(a: _Count, b: _Count) -> tuple[tuple[int, int], tuple[int, int]]:
     """(low, high) of two counts (negators, verbs of ceasing), once the verbs of ceasing both
     have are paired off: those left may be negations or not.
 
@@ -117,36 +117,36 @@ def _ranges(a: tuple[int, int], b: tuple[int, int]) -> tuple[tuple[int, int], ..
     return (a[0], a[0] + a[1] - both), (b[0], b[0] + b[1] - both)
 
 
-def _meet(a: tuple[int, int], b: tuple[int, int]) -> bool:
+def _meet(a: _Count, b: _Count) -> bool:
     """Whether two counts may be the same."""
     (a_low, a_high), (b_low, b_high) = _ranges(a, b)
     return a_low <= b_high and b_low <= a_high
 
 
-def _sum(counts) -> tuple[int, int]:
+def _sum(counts) -> _Count:
     pairs = list(counts)
     return sum(n for n, _ in pairs), sum(c for _, c in pairs)
 
 
-def _present(count: tuple[int, int]) -> tuple[int, int]:
+def _present(count: _Count) -> _Count:
     return min(count[0], 1), 0
 
 
 @lru_cache(maxsize=100_000)
-def _tally(text: str, lang: str, kind: str, spans) -> tuple[tuple[int, int], ...]:
+def _tally(text: str, lang: str, kind: str, spans) -> tuple[_Count, ...]:
     """How many ``kind`` words each sentence has, as (words, verbs of ceasing) (whether it has
     any, but for negations)."""
     counts = tuple(_count(found) for found in _by_sentence(text, lang, kind, spans))
     return counts if kind == "negations" else tuple(_present(n) for n in counts)
 
 
-def _count(found) -> tuple[int, int]:
+def _count(found) -> _Count:
     """(words, verbs of ceasing) among these: a verb of ceasing may or may not be a negation."""
     ceasing = sum(1 for _, _, verb in found if verb)
     return len(found) - ceasing, ceasing
 
 
-def _counts(text: str, lang: str, kind: str, spans, indexes) -> tuple[tuple[int, int], list]:
+def _counts(text: str, lang: str, kind: str, spans, indexes) -> tuple[_Count, list]:
     """How many ``kind`` words the sentences ``indexes`` of ``text`` hold, and where."""
     per_sentence = _by_sentence(text, lang, kind, spans)
     found = [span for i in sorted(set(indexes)) for span in per_sentence[i]]

@@ -74,8 +74,10 @@ def _own(text: str, lang: str, kind: str):
     # says the same negation again; before the verb it negates alone ("nessun effetto può").
     # After "and", "or", "but" a new clause begins ("no elige a nadie y nadie gana").
     concord = _regex(lang, "concord") if kind == "negations" else None
+    if concord is None:
+        return
     coordinators = _regex(lang, "coordinators")
-    for m in concord.finditer(text) if concord is not None else ():
+    for m in concord.finditer(text):
         clause = _clause_before(text, m.start())
         opened = [c.end() for c in coordinators.finditer(clause)] if coordinators else []
         if regex is None or not regex.search(clause, opened[-1] if opened else 0):
