@@ -334,6 +334,64 @@ def test_a_concept_is_found_in_its_wording_and_not_in_a_near_one(g, concept, lan
     assert concept not in g.concept_ids(near, lang)
 
 
+# German holds a clause's middle field, however long, between a verb and the rest of it
+# ("ziehst du ... eine Karte", "das Spiel ... verlässt"); a comma ends the clause, and words
+# of two clauses are not one concept.
+@pytest.mark.parametrize(
+    "concept, names, near",
+    [
+        (
+            "draw_card",
+            "dann ziehst du zu Beginn deines nächsten Endsegments trotzdem nur eine Karte",
+            "dann ziehst du deinen Vorstoßmarker weiter, und jeder Spieler legt eine Karte ab",
+        ),
+        (
+            "lose_game",
+            "verliert der Spieler mit der Initiative während des Kampfes das Spiel",
+            "verliert der Spieler Lebenspunkte, geht das Spiel weiter",
+        ),
+        (
+            "lose_game",
+            "wenn ein Spieler das Spiel während seines eigenen Zuges verliert",
+            "wenn ein Spieler das Spiel beginnt und niemand Lebenspunkte verliert",
+        ),
+        (
+            "leave_game",
+            "verlässt der Spieler mit der Initiative während seines Zuges das Spiel",
+            "verlässt die Kreatur während seines Zuges das Spielfeld",
+        ),
+        (
+            "leave_game",
+            "wenn du das Spiel auf irgendeine Weise verlassen hast",
+            "wenn du das Spiel beginnst, hast du den Raum verlassen",
+        ),
+        (
+            "turn_continues",
+            "wird der Zug trotzdem ohne aktiven Spieler fortgesetzt",
+            "der Zug endet, und das Spiel wird fortgesetzt",
+        ),
+        (
+            "complete_dungeon",
+            "ein Verlies, das du in diesem Spiel schon einmal abgeschlossen hast",
+            "das Verlies, das du wählst, wenn der Zug abgeschlossen ist",
+        ),
+        (
+            "remove_from_game",
+            "entfernst du das Verlies nach der Verrechnung der Fähigkeit aus dem Spiel",
+            "wird das Verlies erst danach gewählt, und der Marker wird entfernt",
+        ),
+        (
+            "venture",
+            "wagst du dich mit deinem Vorstoßmarker in den nächsten Raum vor",
+            "wagst du dich nicht, so bleibt der Marker vor dem Raum",
+        ),
+    ],
+)
+def test_german_clause_holds_a_concept_between_its_verb_and_the_rest(g, concept, names, near):
+    assert concept in g.concept_ids(names, "de")
+    assert concept not in g.concept_ids(near, "de")
+
+
 @pytest.mark.parametrize(
     "lang, text",
     [
@@ -408,6 +466,7 @@ def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
         ("~3 zu sein", "'~N' comes between two words"),
         ("avventur* ~2", "'~N' comes between two words"),
         ("~1", "'~N' comes between two words"),
+        ("abgeschlossen ~", "'~N' comes between two words"),
     ],
 )
 def test_a_misplaced_word_to_exclude_or_gap_is_a_clear_error(tmp_path, form, problem):

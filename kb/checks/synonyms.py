@@ -26,7 +26,7 @@ NEAR = 0.8
 @lru_cache(maxsize=4096)
 def term_regex(term: str) -> re.Pattern:
     """A glossary term's pattern (its inflections, case aside)."""
-    from kb.reference.glossary import compile_pattern
+    from kb.reference.patterns import compile_pattern
 
     return re.compile(compile_pattern(term), re.IGNORECASE)
 

@@ -1,8 +1,9 @@
 """The multilingual glossary: concepts of the rules, their terms per language, and a matcher.
 
-The data lives in ``kb/glossary.yaml`` (see its header for the pattern syntax). A concept has a
-preferred term and alternatives in English (the pivot) and in each ruling language, and the
-inflected forms that find it in running text. :meth:`Glossary.find` returns where concepts
+The data lives in ``kb/reference/glossary.yaml`` (see its header for the pattern syntax, which
+:mod:`kb.reference.patterns` compiles). A concept has a preferred term and alternatives in
+English (the pivot) and in each ruling language, and the inflected forms that find it in
+running text. :meth:`Glossary.find` returns where concepts
 occur, as character offsets into the text exactly as given (texts are never rewritten).
 
 >>> g = load()
@@ -23,9 +24,9 @@ import yaml
 
 from kb.corpus.languages import UI_LANGUAGES
 from kb.errors import KbError, Problem
+from kb.reference import patterns
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary.yaml")
-_GAP = re.compile(r"~(\d+)")
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 _FOUND_CACHE = 200_000
 
@@ -170,9 +171,9 @@ class Glossary:
                     always.append(index)
                     continue
                 for pattern in concept.patterns(code):
-                    needle = _needle(pattern)
+                    needle = patterns.needle(pattern)
                     found.setdefault(needle, {}).setdefault(index, set()).add(
-                        _longest(pattern, needle)
+                        patterns.longest(pattern, needle)
                     )
             by_needle = {
                 needle: tuple(i for i, words in by.items() if "" in words)
@@ -200,18 +201,19 @@ class Glossary:
         match contains; empty when some pattern has none (then the regex always runs)."""
         key = (concept.id, lang)
         if key not in self._regex:
-            patterns = concept.patterns(lang)
+            forms = concept.patterns(lang)
             regex = (
                 re.compile(
                     "|".join(
-                        f"(?:{compile_pattern(p)})" for p in sorted(patterns, key=len, reverse=True)
+                        f"(?:{patterns.compile_pattern(p)})"
+                        for p in sorted(forms, key=len, reverse=True)
                     ),
                     re.IGNORECASE,
                 )
-                if patterns
+                if forms
                 else None
             )
-            needles = [_needle(p) for p in patterns]
+            needles = [patterns.needle(p) for p in forms]
             self._regex[key] = (regex, () if not all(needles) else tuple(set(needles)))
         return self._regex[key]
 
@@ -247,30 +249,6 @@ def _matches_at(regex, text: str, positions: list[int]):
             end = m.end() if m.end() > at else at + 1
 
 
-def _needle(pattern: str) -> str:
-    """The literal start of a pattern's first word, lowercased ('' if it has none).
-
-    Letters match case-insensitively and ' matches ’ too, so only the part before any
-    apostrophe is literal; re's IGNORECASE and str.lower agree on the letters of our patterns.
-    """
-    return next(iter(_literals(pattern)), "")
-
-
-def _longest(pattern: str, needle: str) -> str:
-    """The longest literal part of another word of ``pattern`` than its first, if it has three
-    letters or more, else '': every match holds it, wherever it stands. A first word common
-    in running text ("dungeon" in "dungeon* to start", "la" in "la complet*") then finds the
-    concept only in the texts that hold the rarer word too."""
-    longest = max(_literals(pattern)[1:], key=len, default="")
-    return longest if len(longest) >= 3 and longest != needle else ""
-
-
-def _literals(pattern: str) -> list[str]:
-    """Each word's literal part, lowercased: before a stem's * and before any apostrophe."""
-    words = [w for w in pattern.split() if not _GAP.fullmatch(w) and not w.startswith("!")]
-    return [re.split("['’]", w.rstrip("*"))[0].lower() for w in words]
-
-
 def non_overlapping(spans: list[Match]) -> list[Match]:
     """Keep the longest of overlapping spans, earliest first."""
     kept: list[Match] = []
@@ -281,64 +259,18 @@ def non_overlapping(spans: list[Match]) -> list[Match]:
 
 
 def yielded(found: list[Match], by_id: dict[str, Concept]) -> list[Match]:
-    """``found`` less the matches overlapping one of a concept their concept yields to."""
+    """``found`` less the matches whose first or last word a match of a concept their concept
+    yields to covers (a match held inside a gap's words is another phrase: "wagst du dich mit
+    deinem Vorstoßmarker ... vor" is a venture beside a venture marker)."""
 
     def overlapped(m: Match) -> bool:
         mine = by_id[m.concept].yields_to  # empty for all but a few concepts
         return bool(mine) and any(
-            o.concept in mine and o.start < m.end and m.start < o.end for o in found
+            o.concept in mine and (o.start <= m.start < o.end or o.start < m.end <= o.end)
+            for o in found
         )
 
     return [m for m in found if not overlapped(m)]
-
-
-def compile_pattern(pattern: str) -> str:
-    """Turn one glossary pattern into a regular expression (see glossary.yaml's header).
-
-    >>> bool(re.fullmatch(compile_pattern("prend* l'initiative"), "prendre l’initiative"))
-    True
-    >>> bool(re.fullmatch(compile_pattern("in undercity vor*"), "in Undercity vorzuwagen", re.I))
-    True
-    >>> text = "ti avventuri di nuovo in X, ti avventuri"
-    >>> [m.group(0) for m in re.finditer(compile_pattern("avventur* ~2 !in"), text)]
-    ['avventuri']
-    """
-    parts: list[str] = []
-    unless: list[str] = []
-    gap = 0
-    misplaced = f"{pattern!r}: '!word' comes after the words it follows"
-    tokens = pattern.split()
-    if tokens and (_GAP.fullmatch(tokens[0]) or _GAP.fullmatch(tokens[-1])):  # "[auf, ~3 zu]"
-        raise ValueError(f"{pattern!r}: '~N' comes between two words")
-    for token in tokens:
-        if m := _GAP.fullmatch(token):
-            gap = int(m.group(1))
-            continue
-        between = r"\s+" if not gap else rf"(?:\s+[\w'’-]+){{0,{gap}}}\s+"
-        gap = 0
-        if token.startswith("!"):
-            # Not where that word follows ("avventur* ~2 !in": not "si avventuri di nuovo
-            # in Sottocittà", a venture into a name mistranslated).
-            unless.append(rf"(?!{between}{_word(token[1:])}(?!\w))")
-            continue
-        if unless:  # a word after a "!word"
-            raise ValueError(misplaced)
-        if parts:
-            parts.append(between)
-        parts.append(_word(token))
-    if not parts:
-        raise ValueError(misplaced)
-    regex = r"(?<!\w)" + "".join(parts)
-    if unless or not parts[-1].endswith(r"\w*"):  # a stem before "!" ends with its word
-        regex += r"(?!\w)"
-    return regex + "".join(unless)
-
-
-def _word(token: str) -> str:
-    stem = token.endswith("*")
-    body = token[:-1] if stem else token
-    regex = "".join("['’]" if ch in "'’" else re.escape(ch) for ch in body)
-    return regex + (r"\w*" if stem else "")
 
 
 @lru_cache(maxsize=4)
@@ -382,10 +314,10 @@ def _concept(raw: dict) -> Concept:
     }
     for pattern in (p for values in forms.values() for p in values):
         try:
-            re.compile(compile_pattern(pattern))
+            re.compile(patterns.compile_pattern(pattern))
         except ValueError as exc:
             raise ValueError(f"{cid}: {exc}") from None
-    if any("*" in t or _GAP.search(t) for values in forbidden.values() for t in values):
+    if any("*" in t or patterns.GAP.search(t) for values in forbidden.values() for t in values):
         raise ValueError(f"{cid}: forbidden terms are plain terms (no * or ~N)")
     return Concept(
         cid,

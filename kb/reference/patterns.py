@@ -1,0 +1,108 @@
+"""The glossary's pattern syntax (see kb/reference/glossary.yaml's header): a pattern becomes a
+regular expression, and its literal parts let the matcher skip texts that cannot hold it.
+
+>>> import re
+>>> drawn = re.compile(compile_pattern("zieh* ~ karte*"), re.IGNORECASE)
+>>> bool(drawn.search("ziehst du zu Beginn deines nächsten Zuges nur eine Karte"))
+True
+>>> bool(drawn.search("ziehst du den Marker, legst du eine Karte"))
+False
+>>> bool(drawn.search("ziehst du den Marker und legst eine Karte ab"))
+False
+"""
+
+from __future__ import annotations
+
+import re
+
+#: "~N" (up to N words) or "~" (any words of the clause) between two words of a pattern.
+GAP = re.compile(r"~(\d*)")
+#: "~": any words up to the end of the clause, which punctuation or a coordinating conjunction
+#: ends ("verliert er Lebenspunkte und das Spiel geht weiter" is two clauses).
+_COORDINATORS = "und|oder|aber|sondern|and|or|but|et|ou|mais|e|o|ma|y|pero|и|или|но|а"
+_CLAUSE_GAP = rf"(?:\s+(?!(?:{_COORDINATORS})(?!\w))[\w'’-]+)*?\s+"
+
+
+def compile_pattern(pattern: str) -> str:
+    """Turn one glossary pattern into a regular expression (see glossary.yaml's header).
+
+    >>> bool(re.fullmatch(compile_pattern("prend* l'initiative"), "prendre l’initiative"))
+    True
+    >>> bool(re.fullmatch(compile_pattern("in undercity vor*"), "in Undercity vorzuwagen", re.I))
+    True
+    >>> text = "ti avventuri di nuovo in X, ti avventuri"
+    >>> [m.group(0) for m in re.finditer(compile_pattern("avventur* ~2 !in"), text)]
+    ['avventuri']
+    """
+    parts: list[str] = []
+    unless: list[str] = []
+    gap = 0
+    misplaced = f"{pattern!r}: '!word' comes after the words it follows"
+    tokens = pattern.split()
+    if tokens and (GAP.fullmatch(tokens[0]) or GAP.fullmatch(tokens[-1])):  # "[auf, ~3 zu]"
+        raise ValueError(f"{pattern!r}: '~N' comes between two words")
+    for token in tokens:
+        if m := GAP.fullmatch(token):
+            # "~" alone: any number of words of the clause (German's sentence bracket holds
+            # a whole middle field between a verb and its particle or participle).
+            gap = int(m.group(1)) if m.group(1) else -1
+            continue
+        if not gap:
+            between = r"\s+"
+        else:
+            # "~" reaches the nearest end word of the clause; "~N" keeps its greedy reach.
+            between = rf"(?:\s+[\w'’-]+){{0,{gap}}}\s+" if gap > 0 else _CLAUSE_GAP
+        gap = 0
+        if token.startswith("!"):
+            # Not where that word follows ("avventur* ~2 !in": not "si avventuri di nuovo
+            # in Sottocittà", a venture into a name mistranslated).
+            unless.append(rf"(?!{between}{_word(token[1:])}(?!\w))")
+            continue
+        if unless:  # a word after a "!word"
+            raise ValueError(misplaced)
+        if parts:
+            parts.append(between)
+        parts.append(_word(token))
+    if not parts:
+        raise ValueError(misplaced)
+    regex = r"(?<!\w)" + "".join(parts)
+    if unless or not parts[-1].endswith(r"\w*"):  # a stem before "!" ends with its word
+        regex += r"(?!\w)"
+    return regex + "".join(unless)
+
+
+def _word(token: str) -> str:
+    body, mark = _split_mark(token)  # "verlies*," is the stem, then its comma
+    stem = body.endswith("*")
+    body = body[:-1] if stem else body
+    regex = "".join("['’]" if ch in "'’" else re.escape(ch) for ch in body)
+    return regex + (r"\w*" if stem else "") + re.escape(mark)
+
+
+def _split_mark(token: str) -> tuple[str, str]:
+    """(the word, the clause mark after it): ("verlies*", ",") for "verlies*,"."""
+    return (token[:-1], token[-1]) if len(token) > 1 and token[-1] in ",;:" else (token, "")
+
+
+def needle(pattern: str) -> str:
+    """The literal start of a pattern's first word, lowercased ('' if it has none).
+
+    Letters match case-insensitively and ' matches ’ too, so only the part before any
+    apostrophe is literal; re's IGNORECASE and str.lower agree on the letters of our patterns.
+    """
+    return next(iter(_literals(pattern)), "")
+
+
+def longest(pattern: str, first: str) -> str:
+    """The longest literal part of another word of ``pattern`` than its first, if it has three
+    letters or more, else '': every match holds it, wherever it stands. A first word common
+    in running text ("dungeon" in "dungeon* to start", "la" in "la complet*") then finds the
+    concept only in the texts that hold the rarer word too."""
+    found = max(_literals(pattern)[1:], key=len, default="")
+    return found if len(found) >= 3 and found != first else ""
+
+
+def _literals(pattern: str) -> list[str]:
+    """Each word's literal part, lowercased: before a stem's * and before any apostrophe."""
+    words = [w for w in pattern.split() if not GAP.fullmatch(w) and not w.startswith("!")]
+    return [re.split("['’]", _split_mark(w)[0].rstrip("*"))[0].lower() for w in words]
