@@ -207,6 +207,16 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("de", "das Verlies ist dann abgeschlossen", "complete_dungeon"),
         ("ru", "подземелье считается завершенным", "complete_dungeon"),
         ("de", "schließt du das Verlies sofort ab", "complete_dungeon"),
+        # Inflections and word orders the first forms missed.
+        ("ru", "пока он не покинет игру", "leave_game"),
+        ("ru", "заклинание может предписать вам это", "instruct"),
+        ("ru", "в тот момент, когда вы ее получаете", "take_initiative"),
+        ("ru", "как действие, обусловленное состоянием", "state_based_action"),
+        ("ru", "вы можете начать любое другое подземелье", "start_dungeon"),
+        ("ru", "потому что вы сдались", "concede"),
+        ("fr", "la capacité ne se résoudra pas", "resolve"),
+        ("fr", "vous choisissez donc l'ordre", "choose_order"),
+        ("fr", "dans une partie de Troll à deux têtes", "two_headed_giant"),
         # The German bare venture with its pronoun, the verb split or in the perfect.
         ("de", "wagst du dich ein weiteres Mal vor", "venture"),
         ("de", "weil du dich aus dem letzten Raum vorgewagt hast", "venture"),
