@@ -251,11 +251,19 @@ def test_negations_are_counted_per_language_with_expletives_left_out(lang, text,
         ("it", "Smetti di essere il monarca."),
         ("ru", "Вы перестаёте быть монархом."),
         ("de", "Die Fähigkeiten hören auf zu existieren."),
+        # The German verb split around its subject, "auf" opening the infinitive clause.
+        ("de", "Dann hörst du auf, der Monarch zu sein."),
+        ("de", "Dann hört der andere Spieler auf, die Initiative zu haben."),
     ],
 )
 def test_verbs_of_ceasing_are_found_apart_from_negations(lang, text):
     assert len(occurrences(text, lang, "ceasing")) == 1
     assert occurrences(text, lang, "negations") == ()
+
+
+def test_a_german_auf_after_a_subject_is_ceasing_only_before_its_clause():
+    # "auf" is also a preposition: "hörst du auf den Namen" is no ceasing.
+    assert occurrences("Hörst du auf den Namen des Monarchen?", "de", "ceasing") == ()
 
 
 def test_no_longer_and_ceasing_to_have_say_the_same(tmp_path):
