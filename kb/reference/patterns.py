@@ -9,6 +9,9 @@ True
 False
 >>> bool(drawn.search("ziehst du den Marker und legst eine Karte ab"))
 False
+>>> bare = re.compile(compile_pattern("avventur* ~ !in"), re.IGNORECASE)
+>>> bool(bare.search("ti avventuri di nuovo in X")), bool(bare.search("ti avventuri ancora"))
+(False, True)
 """
 
 from __future__ import annotations
