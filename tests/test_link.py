@@ -230,6 +230,14 @@ def test_a_holder_told_to_take_the_designation_again_is_not_its_first_holder():
     assert [l.rule for l in link.rules_for(found)] == ["726.5"]
 
 
+def test_choosing_the_order_of_abilities_on_the_stack_is_about_triggered_abilities():
+    # hints.yaml's `implies` (603.3b): the abilities whose order the monarch chooses are
+    # triggered abilities, though the ruling says only "the resulting abilities".
+    ordering = ["monarch", "combat_damage", "creature", "simultaneously", "stack", "control"]
+    assert "603.3b" not in [l.rule for l in link.rules_for([*ordering, "ability"])]
+    assert "603.3b" in [l.rule for l in link.rules_for([*ordering, "ability", "choose_order"])]
+
+
 def test_conceding_is_leaving_the_game_and_its_words_show_it(tmp_path):
     # hints.yaml's `implies` (104.3a): a holder who concedes leaves the game.
     table = link.evidence_table()
