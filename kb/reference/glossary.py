@@ -3,8 +3,8 @@
 The data lives in ``kb/reference/glossary.yaml`` (see its header for the pattern syntax, which
 :mod:`kb.reference.patterns` compiles). A concept has a preferred term and alternatives in
 English (the pivot) and in each ruling language, and the inflected forms that find it in
-running text. :meth:`Glossary.find` returns where concepts
-occur, as character offsets into the text exactly as given (texts are never rewritten).
+running text. :meth:`Glossary.find` returns where concepts occur, as character offsets into
+the text exactly as given (texts are never rewritten).
 
 >>> g = load()
 >>> [m.concept for m in g.find("Si le joueur qui a l’initiative quitte la partie", "fr")]
