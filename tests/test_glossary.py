@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from kb.corpus import parse
 from kb.corpus.languages import UI_LANGUAGES
 from kb.errors import KbError
-from kb.reference import glossary
+from kb.reference import glossary, patterns
 
 REQUIRED = [
     "initiative",
@@ -400,6 +400,14 @@ def test_a_concept_is_found_in_its_wording_and_not_in_a_near_one(g, concept, lan
 def test_german_clause_holds_a_concept_between_its_verb_and_the_rest(g, concept, names, near):
     assert concept in g.concept_ids(names, "de")
     assert concept not in g.concept_ids(near, "de")
+
+
+def test_a_clause_gap_has_a_bound_so_text_without_punctuation_stays_linear(g):
+    # "~" reaches CLAUSE_WORDS words: a text without punctuation would otherwise cost the
+    # square of its length (each verb scanning to the end of the text).
+    middle = " ".join(["Wort"] * (patterns.CLAUSE_WORDS - 1)) + " eine"  # CLAUSE_WORDS words
+    assert "draw_card" in g.concept_ids(f"ziehst {middle} Karte", "de")
+    assert "draw_card" not in g.concept_ids(f"ziehst Wort {middle} Karte", "de")
 
 
 @pytest.mark.parametrize(

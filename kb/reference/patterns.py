@@ -21,9 +21,12 @@ import re
 #: "~N" (up to N words) or "~" (any words of the clause) between two words of a pattern.
 GAP = re.compile(r"~(\d*)")
 #: "~": any words up to the end of the clause, which punctuation or a coordinating conjunction
-#: ends ("verliert er Lebenspunkte und das Spiel geht weiter" is two clauses).
+#: ends ("verliert er Lebenspunkte und das Spiel geht weiter" is two clauses), and at most
+#: CLAUSE_WORDS of them: a clause is rarely longer, and an unbounded gap would make a text
+#: without punctuation cost the square of its length.
+CLAUSE_WORDS = 20
 _COORDINATORS = "und|oder|aber|sondern|and|or|but|et|ou|mais|e|o|ma|y|pero|и|или|но|а"
-_CLAUSE_GAP = rf"(?:\s+(?!(?:{_COORDINATORS})(?!\w))[\w'’-]+)*?\s+"
+_CLAUSE_GAP = rf"(?:\s+(?!(?:{_COORDINATORS})(?!\w))[\w'’-]+){{0,{CLAUSE_WORDS}}}?\s+"
 
 
 def compile_pattern(pattern: str) -> str:
