@@ -17,7 +17,8 @@ library), and scored per (ruling, rule) pair:
 - the glossary's agreement across languages, which needs no labels: of the (ruling, concept)
   pairs some language of the ruling names, the share that some other language does not (a
   form the glossary lacks in that language, or a translation that says it otherwise; the
-  sets' careful translations make it mostly the former).
+  sets' careful translations make it mostly the former), and per language the pairs every
+  other language names and it does not (where to look for a missing form first).
 
 Two careful readers do not agree on every ruling. ``link_sets/second/<set>.yaml`` holds a
 second annotation of a set (position -> rules), made by a session that saw only the English
@@ -95,15 +96,22 @@ def score(expected: list[list[str]], linked: list[list[str]], carried: set[str])
     return {name: _figures(t) for name, t in sorted(tally.items())}
 
 
-def disagreement(data: dict) -> tuple[int, int]:
-    """(pairs some but not all of a ruling's languages name, pairs any language names), over
-    the set's (ruling, concept) pairs (see the module's doc)."""
-    glossary, split, named = load_glossary(), 0, 0
+def disagreement(data: dict) -> tuple[int, int, Counter]:
+    """(pairs some but not all of a ruling's languages name, pairs any language names, and per
+    language the pairs it alone lacks), over the set's (ruling, concept) pairs (see the
+    module's doc). A concept every other language names and one does not is most often a
+    form that language's glossary lacks: the count says where to look first."""
+    glossary, split, named, lacking = load_glossary(), 0, 0, Counter()
     for ruling in data["rulings"]:
-        found = [glossary.concept_ids(text, lang) for lang, text in ruling["texts"].items()]
-        every, some = set.intersection(*found), set.union(*found)
+        found = {
+            lang: glossary.concept_ids(text, lang) for lang, text in ruling["texts"].items()
+        }
+        every, some = set.intersection(*found.values()), set.union(*found.values())
         split, named = split + len(some - every), named + len(some)
-    return split, named
+        for lang, mine in found.items():
+            others = [theirs for other, theirs in found.items() if other != lang]
+            lacking[lang] += len(set.intersection(*others) - mine) if others else 0
+    return split, named, lacking
 
 
 def pairs(references: list[list[str]], found: list[list[str]]) -> tuple[str, str]:
@@ -166,10 +174,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {name:<11} {f['rulings']:>7} {f['links']:>5} {_fmt(f['precision'])} "
                 f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>7}  {f['negatives']}"
             )
-        split, named = disagreement(data)
+        split, named, lacking = disagreement(data)
         print(
             f"  concepts its languages disagree on: {split} of {named} ruling-concept pairs "
-            f"({split / max(named, 1):.3f})"
+            f"({split / max(named, 1):.3f}); lacking where every other language names them: "
+            + (", ".join(f"{lang} {n}" for lang, n in sorted(lacking.items()) if n) or "none")
         )
         second = SETS / "second" / path.name
         if second.exists():
