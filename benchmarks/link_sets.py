@@ -103,9 +103,7 @@ def disagreement(data: dict) -> tuple[int, int, Counter]:
     form that language's glossary lacks: the count says where to look first."""
     glossary, split, named, lacking = load_glossary(), 0, 0, Counter()
     for ruling in data["rulings"]:
-        found = {
-            lang: glossary.concept_ids(text, lang) for lang, text in ruling["texts"].items()
-        }
+        found = {lang: glossary.concept_ids(text, lang) for lang, text in ruling["texts"].items()}
         every, some = set.intersection(*found.values()), set.union(*found.values())
         split, named = split + len(some - every), named + len(some)
         for lang, mine in found.items():
