@@ -218,7 +218,11 @@ def test_matches_are_offsets_into_the_text_as_given(g, seeds):
         ("fr", "vous choisissez donc l'ordre", "choose_order"),
         ("fr", "dans une partie de Troll à deux têtes", "two_headed_giant"),
         ("de", "während des nächsten Enttappsegments ihres Beherrschers", "control"),
-        ("de", "der Monarch bestimmt, in welcher Reihenfolge sie verrechnet werden", "choose_order"),
+        (
+            "de",
+            "der Monarch bestimmt, in welcher Reihenfolge sie verrechnet werden",
+            "choose_order",
+        ),
         # The German bare venture with its pronoun, the verb split or in the perfect.
         ("de", "wagst du dich ein weiteres Mal vor", "venture"),
         ("de", "weil du dich aus dem letzten Raum vorgewagt hast", "venture"),
