@@ -12,6 +12,8 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
+from kb.reference.patterns import COORDINATORS
+
 WORDS_FILE = Path(__file__).with_name("words.toml")
 KINDS = ("negations", "conditions", "times")
 #: What ends a clause: a negator's clause starts after the last of these before it.
@@ -21,7 +23,7 @@ _CLAUSE_MARKS = ",;:()—–.!?"
 @lru_cache(maxsize=1)
 def words() -> dict[str, dict]:
     """{lang: {"length": float, "negations": [...], "expletive": [...], "concord": [...],
-    "coordinators": [...], "conditions": [...], "times": [...]}}."""
+    "conditions": [...], "times": [...]}}."""
     with open(WORDS_FILE, "rb") as handle:
         return tomllib.load(handle)
 
@@ -76,12 +78,20 @@ def _own(text: str, lang: str, kind: str):
     concord = _regex(lang, "concord") if kind == "negations" else None
     if concord is None:
         return
-    coordinators = _regex(lang, "coordinators")
+    coordinators = _coordinators(lang)
     for m in concord.finditer(text):
         clause = _clause_before(text, m.start())
         opened = [c.end() for c in coordinators.finditer(clause)] if coordinators else []
         if regex is None or not regex.search(clause, opened[-1] if opened else 0):
             yield m.start(), m.end()
+
+
+@lru_cache(maxsize=16)
+def _coordinators(lang: str) -> re.Pattern | None:
+    """The language's "and", "or", "but" (kb.reference.patterns.COORDINATORS, which the
+    glossary's clause gap stops at too)."""
+    found = COORDINATORS.get(lang)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(found)})(?!\w)", re.IGNORECASE) if found else None
 
 
 def _clause_before(text: str, at: int) -> str:

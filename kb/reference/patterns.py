@@ -20,13 +20,24 @@ import re
 
 #: "~N" (up to N words) or "~" (any words of the clause) between two words of a pattern.
 GAP = re.compile(r"~(\d*)")
+#: The coordinating conjunctions ("and", "or", "but") of each language: after one a new clause
+#: begins. The glossary's "~" stops at them; the checks' negative concord starts a clause after
+#: them ("no elige a nadie y nadie gana" negates twice).
+COORDINATORS = {
+    "en": ("and", "or", "but"),
+    "ru": ("и", "или", "но", "а"),
+    "it": ("e", "ed", "o", "od", "ma"),
+    "fr": ("et", "ou", "mais"),
+    "de": ("und", "oder", "aber", "sondern"),
+    "es": ("y", "e", "o", "u", "pero"),
+}
 #: "~": any words up to the end of the clause, which punctuation or a coordinating conjunction
-#: ends ("verliert er Lebenspunkte und das Spiel geht weiter" is two clauses), and at most
-#: CLAUSE_WORDS of them: a clause is rarely longer, and an unbounded gap would make a text
-#: without punctuation cost the square of its length.
+#: of any language ends ("verliert er Lebenspunkte und das Spiel geht weiter" is two clauses),
+#: and at most CLAUSE_WORDS of them: a clause is rarely longer, and an unbounded gap would make
+#: a text without punctuation cost the square of its length.
 CLAUSE_WORDS = 20
-_COORDINATORS = "und|oder|aber|sondern|and|or|but|et|ou|mais|e|o|ma|y|pero|и|или|но|а"
-_CLAUSE_GAP = rf"(?:\s+(?!(?:{_COORDINATORS})(?!\w))[\w'’-]+){{0,{CLAUSE_WORDS}}}?\s+"
+_ANY_COORDINATOR = "|".join(sorted({w for words in COORDINATORS.values() for w in words}))
+_CLAUSE_GAP = rf"(?:\s+(?!(?:{_ANY_COORDINATOR})(?!\w))[\w'’-]+){{0,{CLAUSE_WORDS}}}?\s+"
 
 
 def compile_pattern(pattern: str) -> str:
