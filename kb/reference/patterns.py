@@ -53,33 +53,29 @@ def compile_pattern(pattern: str) -> str:
     """
     parts: list[str] = []
     unless: list[str] = []
-    gap = 0
+    between = r"\s+"  # before the next word: whitespace, or the gap a "~" token gave
     misplaced = f"{pattern!r}: '!word' comes after the words it follows"
     tokens = pattern.split()
     if tokens and (GAP.fullmatch(tokens[0]) or GAP.fullmatch(tokens[-1])):  # "[auf, ~3 zu]"
         raise ValueError(f"{pattern!r}: '~N' comes between two words")
     for token in tokens:
         if m := GAP.fullmatch(token):
-            # "~" alone: any number of words of the clause (German's sentence bracket holds
-            # a whole middle field between a verb and its particle or participle).
-            gap = int(m.group(1)) if m.group(1) else -1
+            # "~N" reaches up to N words, greedily; "~" alone the nearest end word within its
+            # clause (German's sentence bracket holds a whole middle field between a verb and
+            # its particle or participle).
+            between = rf"(?:\s+[\w'’-]+){{0,{m.group(1)}}}\s+" if m.group(1) else _CLAUSE_GAP
             continue
-        if not gap:
-            between = r"\s+"
-        else:
-            # "~" reaches the nearest end word of the clause; "~N" keeps its greedy reach.
-            between = rf"(?:\s+[\w'’-]+){{0,{gap}}}\s+" if gap > 0 else _CLAUSE_GAP
-        gap = 0
         if token.startswith("!"):
             # Not where that word follows ("avventur* ~2 !in": not "si avventuri di nuovo
             # in Sottocittà", a venture into a name mistranslated).
             unless.append(rf"(?!{between}{_word(token[1:])}(?!\w))")
-            continue
-        if unless:  # a word after a "!word"
+        elif unless:  # a word after a "!word"
             raise ValueError(misplaced)
-        if parts:
-            parts.append(between)
-        parts.append(_word(token))
+        else:
+            if parts:
+                parts.append(between)
+            parts.append(_word(token))
+        between = r"\s+"
     if not parts:
         raise ValueError(misplaced)
     regex = r"(?<!\w)" + "".join(parts)
