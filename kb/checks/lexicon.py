@@ -35,7 +35,18 @@ def length_factor(lang: str) -> float:
 
 @lru_cache(maxsize=64)
 def _regex(lang: str, kind: str) -> re.Pattern | None:
-    patterns = words().get(lang, {}).get(kind) or []
+    return _alternation(words().get(lang, {}).get(kind) or [])
+
+
+@lru_cache(maxsize=16)
+def _coordinators(lang: str) -> re.Pattern | None:
+    """The language's "and", "or", "but" (kb.reference.patterns.COORDINATORS, which the
+    glossary's clause gap stops at too)."""
+    return _alternation(COORDINATORS.get(lang, ()))
+
+
+def _alternation(patterns) -> re.Pattern | None:
+    """Any of ``patterns`` as a whole word (None for none)."""
     if not patterns:
         return None
     # Longest first, so "außer wenn" is one condition, not "wenn" inside it.
@@ -84,14 +95,6 @@ def _own(text: str, lang: str, kind: str):
         opened = [c.end() for c in coordinators.finditer(clause)] if coordinators else []
         if regex is None or not regex.search(clause, opened[-1] if opened else 0):
             yield m.start(), m.end()
-
-
-@lru_cache(maxsize=16)
-def _coordinators(lang: str) -> re.Pattern | None:
-    """The language's "and", "or", "but" (kb.reference.patterns.COORDINATORS, which the
-    glossary's clause gap stops at too)."""
-    found = COORDINATORS.get(lang)
-    return re.compile(rf"(?<!\w)(?:{'|'.join(found)})(?!\w)", re.IGNORECASE) if found else None
 
 
 def _clause_before(text: str, at: int) -> str:
