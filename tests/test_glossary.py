@@ -350,7 +350,7 @@ def test_a_concept_is_found_in_its_wording_and_not_in_a_near_one(g, concept, lan
     assert concept not in g.concept_ids(near, lang)
 
 
-# German holds a clause's middle field, however long, between a verb and the rest of it
+# German holds a clause's middle field (up to CLAUSE_WORDS words) between a verb and the rest of it
 # ("ziehst du ... eine Karte", "das Spiel ... verlässt"); a comma ends the clause, and words
 # of two clauses are not one concept.
 @pytest.mark.parametrize(
