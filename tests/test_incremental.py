@@ -51,8 +51,32 @@ def files(folder: Path) -> dict[str, bytes]:
     }
 
 
+#: The first build of each kind of project, made once per process (per xdist worker) and
+#: copied into the next test's project: a build from scratch costs seconds, and these tests
+#: are about the builds after it.
+_FIRST_BUILDS: dict[str, Path] = {}
+
+
+def first_build(project: Path, kind: str, keep: pytest.TempPathFactory) -> None:
+    """Build ``project``'s rulings/ into out/, or copy in the first build of this ``kind`` of
+    project made in this process: the same corpus, built with the same settings (the caller
+    patches them alike before). The corpus is copied too, with its files' times, so the
+    copied store finds it unchanged."""
+    done = _FIRST_BUILDS.get(kind)
+    if done is not None:
+        shutil.rmtree(project / "rulings")
+        for part in ("rulings", "out"):
+            shutil.copytree(done / part, project / part, symlinks=True)
+        return
+    build(["rulings"], "out")
+    done = keep.mktemp(f"first-{kind}")
+    for part in ("rulings", "out"):
+        shutil.copytree(project / part, done / part, symlinks=True)
+    _FIRST_BUILDS[kind] = done
+
+
 @pytest.fixture()
-def project(tmp_path, monkeypatch):
+def project(tmp_path, monkeypatch, tmp_path_factory):
     """The seeds plus two more cards, built once; the working folder is the project."""
     corpus = tmp_path / "rulings"
     shutil.copytree(ROOT / "rulings", corpus)
@@ -60,7 +84,7 @@ def project(tmp_path, monkeypatch):
         name, rest = (ROOT / "rulings" / seed).read_text(encoding="utf-8").split("\n", 1)
         (corpus / f"extra-{i}.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    build(["rulings"], "out")
+    first_build(tmp_path, "project", tmp_path_factory)
     return tmp_path
 
 
@@ -141,6 +165,33 @@ def test_a_changed_suppressions_file_is_built_again(project):
     accept.unlink()
     assert build(["rulings"], "out")
     assert "french-spacing" in report.read_text(encoding="utf-8")
+
+
+def test_a_project_moved_elsewhere_whole_is_still_up_to_date(project, monkeypatch):
+    """The output does not depend on where the project lies: a stale suppression is named
+    from the working folder (the site never shows this machine's folders), and the moved
+    project's build is the one already there."""
+    accept = project / "rulings" / "suppressions.toml"
+    accept.write_text(
+        accept.read_text(encoding="utf-8")
+        + '\n[[accept]]\ncheck = "quote-style"\nexcerpt = "nowhere"\nreason = "stale"\n',
+        encoding="utf-8",
+    )
+    assert build(["rulings"], "out")
+    with sqlite3.connect(project / "out" / "rulings.db") as conn:
+        stale = conn.execute(
+            "SELECT message FROM findings WHERE [check] = ?", ["stale-suppression"]
+        ).fetchall()
+    assert [m for (m,) in stale] == [
+        "rulings/suppressions.toml [[accept]] #4 accepts no finding of 'quote-style'; remove it"
+    ]
+    site = files(project / "out" / "site")
+    assert not [name for name, data in site.items() if str(project).encode() in data]
+    moved = project.parent / (project.name + "-moved")
+    project.rename(moved)
+    monkeypatch.chdir(moved)
+    assert build(["rulings"], "out") == {}
+    assert files(moved / "out" / "site") == site
 
 
 def test_a_store_built_otherwise_is_not_reused(project):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.checks.families import CHECKS
+from kb.corpus.files import display
 from kb.errors import KbError, Problem, read_toml
 
 FILE_NAME = "suppressions.toml"
@@ -65,7 +66,9 @@ def load(path: str | Path) -> list[Suppression]:
 
 
 def _entry(path: Path, number: int, raw) -> Suppression:
-    where = f"{path} [[accept]] #{number}"
+    # Named from the working folder: the entry shows in stale-suppression findings, on the
+    # site too, which must not depend on (nor show) where the project lies on this machine.
+    where = f"{display(path)} [[accept]] #{number}"
     problem = _problem(raw)
     if problem:
         raise KbError([Problem(str(path), 0, f"[[accept]] #{number}: {problem}")])

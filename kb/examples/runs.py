@@ -28,6 +28,7 @@ import sqlite_utils
 import yaml
 
 from kb.core import scenario
+from kb.corpus.files import display
 from kb.errors import KbError, Problem
 from kb.pipeline.progress import progress, say
 from kb.store import schema
@@ -102,15 +103,8 @@ def load_ruling_example(path: Path) -> Example:
             f"(the stable key of the ruling group it shows)"
         )
     parsed = scenario.load(data)
-    parsed.source = _display(path)
+    parsed.source = display(Path(path))
     return Example(parsed, "ruling", group)
-
-
-def _display(path: Path) -> str:
-    try:
-        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
 
 
 def step_line(source: str, index: int) -> int:

@@ -39,6 +39,7 @@ import sqlite_utils
 
 import kb
 from kb import store
+from kb.corpus.files import display
 from kb.store import schema
 
 PACKAGE = Path(kb.__file__).resolve().parent
@@ -123,7 +124,9 @@ def settings_digest(files: list[str]) -> str:
 
     digest = hashlib.sha256()
     for path in suppressions.settings_files(files):
-        digest.update(str(path).encode("utf-8", "surrogatepass") + b"\0")
+        # Named from the working folder, as the corpus files are: a project moved or cloned
+        # elsewhere whole is still up to date.
+        digest.update(display(path).encode("utf-8", "surrogatepass") + b"\0")
         try:
             digest.update(hashlib.sha256(path.read_bytes()).digest())
         except OSError:  # the check stage reports it
