@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_incremental import ROOT, edit, files, linked_copy, rows
+from test_incremental import ROOT, edit, files, first_build, linked_copy, rows
 from test_search import stored_documents
 
 from kb.align import scoring as align_scoring
@@ -59,7 +59,7 @@ def steady_build_key(monkeypatch) -> None:
 
 
 @pytest.fixture()
-def blocked(tmp_path, monkeypatch):
+def blocked(tmp_path, monkeypatch, tmp_path_factory):
     """The ``project`` corpus, aligned by blocking keys, built once; records updates."""
     from kb.align import update as realign
     from kb.checks import update as check_update
@@ -77,7 +77,7 @@ def blocked(tmp_path, monkeypatch):
         name, rest = (ROOT / "rulings" / seed).read_text(encoding="utf-8").split("\n", 1)
         (corpus / f"extra-{i}.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    build(["rulings"], "out")
+    first_build(tmp_path, "blocked", tmp_path_factory)
     updates = record(monkeypatch, realign, "update")
     record(monkeypatch, check_update, "update", into=updates, tag="check")
     return tmp_path, updates
@@ -369,7 +369,7 @@ def gone_page_gives_up_the_plan(project: Path, plans: list) -> None:
 
 
 @pytest.fixture()
-def shared(tmp_path, monkeypatch):
+def shared(tmp_path, monkeypatch, tmp_path_factory):
     """Every seed file printed on four more cards (so each seed ruling is a group of copies),
     one of them with a ruling entered twice; built once; records the updates."""
     from kb.align import update as realign
@@ -391,7 +391,7 @@ def shared(tmp_path, monkeypatch):
     blocks = twice.read_text(encoding="utf-8").rstrip("\n").split("\n\n")
     twice.write_text("\n\n".join(blocks + blocks[1:3]) + "\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    build(["rulings"], "out")
+    first_build(tmp_path, "shared", tmp_path_factory)
     updates, checked = [], []
     real = realign.update
     monkeypatch.setattr(realign, "update", lambda *a: updates.append(real(*a)) or updates[-1])
