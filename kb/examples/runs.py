@@ -29,7 +29,7 @@ import yaml
 
 from kb.core import scenario
 from kb.corpus.files import display
-from kb.errors import KbError, Problem
+from kb.errors import KbError, Problem, load_yaml
 from kb.pipeline.progress import progress, say
 from kb.store import schema
 
@@ -93,7 +93,7 @@ def load_examples(rules_dir: Path | None = None, rulings_dir: Path | None = None
 
 def load_ruling_example(path: Path) -> Example:
     """A ruling example: a scenario with a ``group`` key (ScenarioError names the file)."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    data = load_yaml(Path(path).read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise scenario.ScenarioError(f"{path}: an example file holds one mapping")
     group = data.pop("group", None)

@@ -30,9 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
-from kb.errors import KbError, Problem
+from kb.errors import KbError, Problem, load_yaml
 from kb.reference.glossary import Glossary
 from kb.reference.glossary import load as load_glossary
 
@@ -232,7 +230,7 @@ def read_descriptions(path: str | Path | None = None) -> dict[str, str]:
     """{rule number: description} from a descriptions file (default :data:`DESCRIPTIONS_FILE`,
     read when called)."""
     with open(path or DESCRIPTIONS_FILE, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle) or {}
+        data = load_yaml(handle) or {}
     return {
         str(number): " ".join(str(text).split())
         for number, text in (data.get("rules") or {}).items()
@@ -247,7 +245,7 @@ def read_hints(
     glossary = glossary or load_glossary()
     path = path or HINTS_FILE
     with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle) or {}
+        data = load_yaml(handle) or {}
     problems: list[Problem] = []
 
     def concepts(values, where: str) -> frozenset[str]:

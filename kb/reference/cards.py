@@ -22,9 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
-from kb.errors import KbError, Problem
+from kb.errors import KbError, Problem, load_yaml
 
 CATALOG_FILE = Path(__file__).with_name("cards.yaml")
 
@@ -51,7 +49,7 @@ def slug(text: str) -> str:
 def catalog(path: str | Path = CATALOG_FILE) -> dict[tuple[str | None, str], Identity]:
     """{(lang, name key): identity}, plus (None, name key) for lookups in any language."""
     with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle) or {}
+        data = load_yaml(handle) or {}
     index: dict[tuple[str | None, str], Identity] = {}
     problems = []
     for number, card in enumerate(data.get("cards") or [], start=1):

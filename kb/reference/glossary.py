@@ -20,10 +20,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-import yaml
-
 from kb.corpus.languages import UI_LANGUAGES
-from kb.errors import KbError, Problem
+from kb.errors import KbError, Problem, load_yaml
 from kb.reference import patterns
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary.yaml")
@@ -277,7 +275,7 @@ def yielded(found: list[Match], by_id: dict[str, Concept]) -> list[Match]:
 def load(path: str | Path = GLOSSARY_FILE) -> Glossary:
     """The glossary in ``path`` (cached); KbError names the file and the bad entry."""
     with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle) or {}
+        data = load_yaml(handle) or {}
     concepts, problems = [], []
     for index, raw in enumerate(data.get("concepts") or [], start=1):
         try:

@@ -17,7 +17,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import yaml
+from kb.errors import load_yaml
 
 
 def extract_registry(fileobj, keywords, comment_tags, options):
@@ -44,7 +44,7 @@ def extract_registry(fileobj, keywords, comment_tags, options):
 
 def extract_examples(fileobj, keywords, comment_tags, options):
     """An example file's title (one of kb/examples/rules/ or kb/examples/rulings/)."""
-    data = yaml.safe_load(fileobj.read().decode("utf-8")) or {}
+    data = load_yaml(fileobj.read().decode("utf-8")) or {}
     title = data.get("title")
     if title:
         yield 1, None, str(title), [f"example {data.get('id', '')}: title"]
