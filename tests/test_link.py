@@ -20,6 +20,7 @@ from kb import align, link
 from kb.core import registry
 from kb.errors import KbError
 from kb.link import evidence, scoring
+from kb.reference.glossary import load as load_glossary
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = yaml.safe_load(
@@ -264,6 +265,32 @@ def test_conceding_is_leaving_the_game_and_its_words_show_it(tmp_path):
     assert [f["rule"] for f in found] == ["726.4"]
     assert "leave_game" in found[0]["concepts"]
     assert found[0]["evidence"]["concepts"]["leave_game"]["fr"].lower().startswith("concède")
+
+
+def test_a_match_through_a_gap_shows_its_words_not_the_words_between(tmp_path):
+    """German's sentence bracket puts a middle field between "ziehst" and "Karte": "why this
+    rule" shows the pattern's words, and "…" where the gap was."""
+    glossary = load_glossary()
+    middle = "ziehst du zu Beginn deines nächsten Endsegments auch dann nur eine Karte"
+    ((found,),) = [[m for m in glossary.find(middle, "de") if m.concept == "draw_card"]]
+    assert found.surface == middle  # the match spans the bracket, as the checks need it
+    assert glossary.shown("draw_card", "de", found.surface) == "ziehst … Karte"
+    assert glossary.shown("draw_card", "de", "ziehst du eine Karte") == "ziehst du eine Karte"
+    assert glossary.shown("monarch", "de", "der Monarch") == "der Monarch"
+    data = {"cards": {"fr": "Carte", "de": "Karte", "es": "Carta"}, "date": "2025-01-10"}
+    ruling = {
+        "texts": {
+            "fr": "Si vous êtes le monarque, vous piochez une carte au début de votre "
+            "étape de fin.",
+            "de": "Wenn du der Monarch bist, ziehst du zu Beginn deines Endsegments eine "
+            "zusätzliche Karte.",
+            "es": "Si eres el monarca, robas una carta al comienzo de tu paso final.",
+        }
+    }
+    db, _ = build(tmp_path, write_rulings(tmp_path, data, [ruling], "draw"))
+    ((group, links),) = link.links(db).items()
+    words = {w for l in links for w in l["words"]["de"]}
+    assert "ziehst … Karte" in words and not [w for w in words if "zu Beginn" in w]
 
 
 def test_a_group_naming_a_rule_s_words_in_passing_is_linked_to_nothing():
@@ -564,15 +591,18 @@ def copies_db(tmp_path_factory):
 
 def test_evidence_surfaces_are_each_languages_first_ruling_s(copies_db):
     """The surfaces read per text are those of the first ruling (by id) of each language,
-    first occurrence, as reading every ruling's concept rows gives; votes are those of the
-    rulings' languages."""
+    first occurrence, as reading every ruling's concept rows gives (shown as the glossary
+    shows a match); votes are those of the rulings' languages."""
+    shown = load_glossary().shown
     every: dict = {}
     for group_id, concept, lang, surface in copies_db.execute(
         "SELECT m.group_id, rc.concept, r.lang, rc.surface FROM ruling_concepts rc JOIN "
         "memberships m ON m.ruling_id = rc.ruling_id JOIN rulings r ON r.id = rc.ruling_id "
         "ORDER BY m.group_id, r.lang, r.id, rc.start"
     ):
-        every.setdefault(group_id, {}).setdefault(concept, {}).setdefault(lang, surface)
+        every.setdefault(group_id, {}).setdefault(concept, {}).setdefault(
+            lang, shown(concept, lang, surface)
+        )
     sizes = [n for (n,) in copies_db.execute("SELECT COUNT(*) FROM memberships GROUP BY group_id")]
     assert max(sizes) >= 15  # copies share groups
     rows = list(copies_db.query("SELECT * FROM group_rules"))

@@ -21,6 +21,7 @@ from kb.link.evidence import EvidenceTable, evidence_table
 from kb.link.reasons import explain, fate_phrase, why_unlinked
 from kb.link.scoring import RuleLink, decide, rules_for
 from kb.pipeline.progress import say
+from kb.reference.glossary import load as load_glossary
 from kb.store import schema
 
 if TYPE_CHECKING:  # kb search reads links without loading sqlite-utils
@@ -336,8 +337,10 @@ def _evidence(
             for c in (concept, *table.implied_by(concept))
         }
     )
+    glossary = load_glossary()
     for group_id, concept, lang, surface in db.execute(_SURFACES, [json.dumps(asked)]):
-        surfaces.setdefault(group_id, {}).setdefault(concept, {})[lang] = surface
+        shown = glossary.shown(concept, lang, surface)  # "ziehst … Karte", not its middle field
+        surfaces.setdefault(group_id, {}).setdefault(concept, {})[lang] = shown
     return dates, surfaces
 
 

@@ -77,6 +77,8 @@ class Glossary:
     _found: dict = field(default_factory=dict, repr=False)
     #: lang -> what :meth:`_needles` says.
     _by_needle: dict = field(default_factory=dict, repr=False)
+    #: (concept, lang) -> its patterns with a gap, longest first (:meth:`shown`).
+    _gapped: dict = field(default_factory=dict, repr=False)
 
     @cached_property
     def by_id(self) -> dict[str, Concept]:
@@ -190,6 +192,24 @@ class Glossary:
             )
             self._by_needle[code] = cached
         return cached
+
+    def shown(self, concept_id: str, lang: str, surface: str) -> str:
+        """A match's ``surface`` as a reader is shown it: the words of the concept's pattern
+        in ``lang`` it holds, " … " where a gap skipped words (German's "ziehst … nur eine
+        Karte", not the whole middle field between them); the surface itself when no pattern
+        with a gap matches it whole."""
+        key = (concept_id, lang)
+        gapped = self._gapped.get(key)
+        if gapped is None:
+            forms = [p for p in self.get(concept_id).patterns(lang) if "~" in p]
+            gapped = self._gapped[key] = tuple(sorted(forms, key=len, reverse=True))
+        if not gapped:  # most concepts: every match is its words
+            return surface
+        for pattern in gapped:
+            words = patterns.shown(pattern, surface)
+            if words is not None:
+                return words
+        return surface
 
     def concept_ids(self, text: str, lang: str, also: tuple[str, ...] = ()) -> set[str]:
         return {m.concept for m in self.find(text, lang, also)}

@@ -40,8 +40,9 @@ _ANY_COORDINATOR = "|".join(sorted({w for words in COORDINATORS.values() for w i
 _CLAUSE_GAP = rf"(?:\s+(?!(?:{_ANY_COORDINATOR})(?!\w))[\w'’-]+){{0,{CLAUSE_WORDS}}}?\s+"
 
 
-def compile_pattern(pattern: str) -> str:
-    """Turn one glossary pattern into a regular expression (see glossary.yaml's header).
+def compile_pattern(pattern: str, capture: bool = False) -> str:
+    """Turn one glossary pattern into a regular expression (see glossary.yaml's header);
+    ``capture``: each of its words in a group of its own, in order (for :func:`shown`).
 
     >>> bool(re.fullmatch(compile_pattern("prend* l'initiative"), "prendre l’initiative"))
     True
@@ -74,7 +75,7 @@ def compile_pattern(pattern: str) -> str:
         else:
             if parts:
                 parts.append(between)
-            parts.append(_word(token))
+            parts.append(f"({_word(token)})" if capture else _word(token))
         between = r"\s+"
     if not parts:
         raise ValueError(misplaced)
@@ -82,6 +83,34 @@ def compile_pattern(pattern: str) -> str:
     if unless or not parts[-1].endswith(r"\w*"):  # a stem before "!" ends with its word
         regex += r"(?!\w)"
     return regex + "".join(unless)
+
+
+#: A gap of this many words or more is shown as " … " (:func:`shown`); a shorter one is part
+#: of the phrase ("ziehst du eine Karte").
+ELIDED = 4
+
+
+def shown(pattern: str, surface: str) -> str | None:
+    """``surface`` as the words of ``pattern`` it holds, " … " where a gap skipped
+    :data:`ELIDED` words or more, or None if the pattern does not match it whole: a match
+    through "~" holds a whole middle field, and a reader shown why a rule applies wants the
+    words that say it.
+
+    >>> shown("zieh* ~ karte*", "ziehst du zu Beginn deines Zuges nur eine Karte")
+    'ziehst … Karte'
+    >>> shown("zieh* ~ karte*", "ziehst du eine Karte"), shown("zieh* ~ karte*", "nimm Karten")
+    ('ziehst du eine Karte', None)
+    """
+    found = re.fullmatch(compile_pattern(pattern, capture=True), surface, re.IGNORECASE)
+    if found is None:
+        return None
+    pieces, end = [], 0
+    for index in range(1, (found.lastindex or 0) + 1):
+        between = surface[end : found.start(index)]
+        pieces.append(" … " if len(between.split()) >= ELIDED else between)
+        pieces.append(found.group(index))
+        end = found.end(index)
+    return "".join(pieces)
 
 
 def _word(token: str) -> str:
