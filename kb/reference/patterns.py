@@ -17,6 +17,7 @@ False
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: "~N" (up to N words) or "~" (any words of the clause) between two words of a pattern.
 GAP = re.compile(r"~(\d*)")
@@ -101,7 +102,7 @@ def shown(pattern: str, surface: str) -> str | None:
     >>> shown("zieh* ~ karte*", "ziehst du eine Karte"), shown("zieh* ~ karte*", "nimm Karten")
     ('ziehst du eine Karte', None)
     """
-    found = re.fullmatch(compile_pattern(pattern, capture=True), surface, re.IGNORECASE)
+    found = _captured(pattern).fullmatch(surface)
     if found is None:
         return None
     pieces, end = [], 0
@@ -111,6 +112,11 @@ def shown(pattern: str, surface: str) -> str | None:
         pieces.append(found.group(index))
         end = found.end(index)
     return "".join(pieces)
+
+
+@lru_cache(maxsize=1024)
+def _captured(pattern: str) -> re.Pattern[str]:
+    return re.compile(compile_pattern(pattern, capture=True), re.IGNORECASE)
 
 
 def _word(token: str) -> str:
