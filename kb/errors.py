@@ -1,7 +1,8 @@
 """Errors the tool reports to users: each names a place (file and line) and a problem.
 
 They are the only exceptions the CLI turns into the one-line ``path:line: problem`` output
-and exit status 2; anything else is a bug and keeps its traceback.
+and exit status 2; anything else is a bug and keeps its traceback. Beside them, the readers of
+the settings and data files every package shares (TOML with its faults as these errors, YAML).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class KbError(Exception):
 def load_yaml(source: str | IO[str]):
     """A YAML document (text or an open file), parsed safely by libyaml when PyYAML was built
     with it (its wheels are): the same documents as the pure-Python parser, eight times
-    faster, and the glossary and the examples are read at every build."""
+    faster (the examples are read at every build, the glossary at every start)."""
     import yaml
 
     return yaml.load(source, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
