@@ -195,9 +195,9 @@ class Glossary:
 
     def shown(self, concept_id: str, lang: str, surface: str) -> str:
         """A match's ``surface`` as a reader is shown it: the words of the concept's pattern
-        in ``lang`` it holds, " … " where a gap skipped words (German's "ziehst … nur eine
-        Karte", not the whole middle field between them); the surface itself when no pattern
-        with a gap matches it whole."""
+        in ``lang`` it holds, " … " where a gap skipped :data:`patterns.ELIDED` words or more
+        (German's "ziehst … Karte", not the whole middle field between them); the surface
+        itself when no pattern with a gap matches it whole."""
         key = (concept_id, lang)
         gapped = self._gapped.get(key)
         if gapped is None:

@@ -106,7 +106,7 @@ def shown(pattern: str, surface: str) -> str | None:
     if found is None:
         return None
     pieces, end = [], 0
-    for index in range(1, (found.lastindex or 0) + 1):
+    for index in range(1, found.re.groups + 1):  # one group per word, none optional
         between = surface[end : found.start(index)]
         pieces.append(" … " if len(between.split()) >= ELIDED else between)
         pieces.append(found.group(index))
