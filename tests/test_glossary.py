@@ -303,6 +303,8 @@ NEAR_MISSES = [
     ("venture", "fr", "chaque fois que vous vous aventurez", "votre marqueur d'aventure"),
     ("venture", "de", "jedes Mal, wenn du dich vorwagst", "dein Vorstoßmarker"),
     ("venture", "es", "cada vez que te adentras", "tu marcador de aventura"),
+    ("venture", "de", "wenn du dich aus dem Eingang vorwagst", "der Eingang des Verlieses"),
+    ("venture", "de", "nur durch Vorwagen kommt es ins Spiel", "nur durch einen Effekt"),
     # ... and not a venture into a name the translation got wrong (the checks name that).
     ("venture", "it", "quando ti avventuri, scegli", "si avventuri di nuovo in Sottocittà"),
     ("venture", "it", "ogni volta che ti avventuri", "si avventura nel sotterraneo"),
@@ -315,7 +317,24 @@ NEAR_MISSES = [
     ("complete_dungeon", "fr", "un donjon que vous avez terminé", "un donjon que vous possédez"),
     ("complete_dungeon", "de", "du hast es abgeschlossen", "du hast es gewählt"),
     ("complete_dungeon", "es", "una mazmorra que completaste", "una mazmorra que posees"),
+    # 701.49a: the dungeon started, named before its verb in a relative clause.
+    ("start_dungeon", "en", "the dungeon you start may be any", "the dungeon you own"),
+    ("start_dungeon", "it", "il dungeon che inizierai", "il dungeon che possiedi"),
+    ("start_dungeon", "fr", "le donjon que vous commencez", "le donjon que vous possédez"),
+    ("start_dungeon", "de", "das Verlies, das du beginnst", "das Verlies, das du besitzt"),
+    ("start_dungeon", "es", "la mazmorra que empieces", "la mazmorra que posees"),
+    ("start_dungeon", "es", "si empiezas una mazmorra", "si completas una mazmorra"),
+    # 309.7, 704.5t: the passive a few words after its dungeon.
+    ("remove_from_game", "it", "il dungeon non è ancora stato rimosso", "il dungeon è ancora qui"),
+    ("remove_from_game", "fr", "le donjon n'a pas encore été retiré", "le donjon est encore là"),
+    ("remove_from_game", "es", "la mazmorra aún no se ha quitado", "la mazmorra sigue ahí"),
+    # An instruction, the noun, as the verb ("an instruction to venture").
+    ("instruct", "ru", "указание отправиться в подземелье", "отправиться в подземелье"),
+    ("instruct", "it", "un'istruzione di avventurarti", "la decisione di avventurarti"),
+    ("instruct", "es", "una instrucción de adentrarte", "la decisión de adentrarte"),
+    ("last_room", "es", "la sala de más abajo", "la sala de arriba"),
     # 725.1: an effect that makes someone the monarch makes them become it.
+    ("become_monarch", "ru", "монархом вместо вас становится он", "монарх берет карту"),
     ("become_monarch", "en", "until an ability makes someone the monarch", "you are the monarch"),
     ("become_monarch", "ru", "пока способность не сделает кого-либо монархом", "вы монарх"),
     ("become_monarch", "it", "non rende nessuno il monarca", "sei il monarca"),
