@@ -319,6 +319,7 @@ NEAR_MISSES = [
     ("complete_dungeon", "es", "una mazmorra que completaste", "una mazmorra que posees"),
     # 701.49a: the dungeon started, named before its verb in a relative clause.
     ("start_dungeon", "en", "the dungeon you start may be any", "the dungeon you own"),
+    ("start_dungeon", "ru", "подземелье, которое вы начнете", "подземелье, которым вы владеете"),
     ("start_dungeon", "it", "il dungeon che inizierai", "il dungeon che possiedi"),
     ("start_dungeon", "fr", "le donjon que vous commencez", "le donjon que vous possédez"),
     ("start_dungeon", "de", "das Verlies, das du beginnst", "das Verlies, das du besitzt"),
