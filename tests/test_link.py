@@ -364,6 +364,31 @@ def test_a_restated_rule_keeps_the_rule_its_description_refers_to_beside_it():
     assert "309.7" not in [l.rule for l in link.rules_for(touched)]
 
 
+def test_undercity_s_dungeon_type_keeps_the_venture_into_undercity_it_names():
+    # 205.3p's description says what Undercity's dungeon type is for, naming 701.49d: a group
+    # on a venture into Undercity that must start Undercity explains both, though 205.3p's
+    # concepts hold all 701.49d's the group names.
+    found = ["dungeon", "venture_into_undercity", "undercity", "dungeon_type", "instruct"]
+    found += ["start_dungeon"]
+    table = link.evidence_table()
+    assert table.rules["205.3p"].refers == {"701.49d"}
+    assert [l.rule for l in link.rules_for(found)] == ["205.3p", "701.49d"]
+    descriptions = evidence.read_descriptions()
+    descriptions["205.3p"] = descriptions["205.3p"].replace(" (701.49d)", "")
+    plain = evidence.table_for(set(table.rules), descriptions)
+    fates = {f.rule: f for f in scoring.decide(found, table=plain)}
+    assert (fates["701.49d"].kind, fates["701.49d"].by) == ("dominated", "205.3p")
+
+
+def test_a_ruling_on_the_dungeon_a_player_starts_explains_the_keyword_action_too():
+    # Starting a dungeon from outside the game is 309.2a from the card's side and 701.49a from
+    # the keyword action's, whether or not the ruling says "venture" (the hint's `when`).
+    found = ["dungeon", "start_dungeon", "outside_game"]
+    assert [l.rule for l in link.rules_for(found)] == ["309.2a", "701.49a"]
+    # Without a start or a venture, a dungeon outside the game is no keyword action.
+    assert "701.49a" not in [l.rule for l in link.rules_for(["dungeon", "outside_game", "deck"])]
+
+
 def test_of_rules_naming_the_same_the_one_lacking_least_wins():
     # Starting a dungeon and its first room: 701.49a, not 309.5b or 701.49c (which also
     # start one, after removing the last one from the game).
