@@ -463,6 +463,31 @@ def test_hints_naming_an_unknown_concept_are_a_clear_error(tmp_path):
     bad.write_text('rules:\n  "726.3":\n    requires: [initiativ]\n', encoding="utf-8")
     with pytest.raises(KbError, match="rule 726.3: unknown concept 'initiativ'"):
         evidence.read_hints(bad)
+    bad.write_text("general: [efect]\n", encoding="utf-8")
+    with pytest.raises(KbError, match="general: unknown concept 'efect'"):
+        evidence.read_hints(bad)
+
+
+def test_a_general_word_never_tells_one_rule_from_another():
+    # Five carried rules name an effect (725.1's effect that instructs, 800.4a's effects that
+    # end), few enough to be distinctive; but rulings of every kind name effects. A ruling on
+    # a dungeon card, which effects that destroy permanents can't touch and which leaves the
+    # command zone only by leaving the game, is 309.2c's, not 800.4a's (a player leaving).
+    table = link.evidence_table()
+    assert "effect" in table.general and table.named_by("effect") <= evidence.FEW
+    assert "effect" not in table.distinctive("800.4a") | table.distinctive("725.1")
+    found = ["dungeon", "permanent", "cast", "command_zone", "leave_game", "effect"]
+    assert [l.rule for l in link.rules_for(found)] == ["309.2c"]
+    # Without the list, the effect alone makes 800.4a a candidate, linked beside 309.2c.
+    families, hints, implies, _ = evidence.read_hints()
+    plain = evidence.build_table(
+        {n: table.rules[n].description for n in table.rules},
+        families=families,
+        hints=hints,
+        implies=implies,
+    )
+    assert "effect" in plain.distinctive("800.4a")
+    assert [l.rule for l in link.rules_for(found, table=plain)] == ["309.2c", "800.4a"]
 
 
 def test_adding_a_rule_is_its_registry_entry_and_its_description(tmp_path, monkeypatch):

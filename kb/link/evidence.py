@@ -106,6 +106,8 @@ class EvidenceTable:
     sections: dict[str, str] = field(default_factory=dict)
     #: concept -> the concepts it says in the rules' own terms (conceding is leaving the game).
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: Concepts a few rules name in passing and none has as its point: never distinctive.
+    general: frozenset[str] = frozenset()
     _topics: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _named: dict[str, int] = field(default_factory=dict, repr=False)
     _distinctive: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
@@ -131,18 +133,22 @@ class EvidenceTable:
         requires (the hint says they are its point: 725.4's leaving the game, named by nine
         rules), except its family's topic (701.49c's venturing only opens the gate); and, for
         a rule with none of these, its rarest own concepts (309.2b names only the command zone
-        and leaving the game: without them it could never be linked)."""
+        and leaving the game: without them it could never be linked). The hints' general
+        concepts (an effect, a creature) are never distinctive, however few rules name them,
+        unless the rule's hint requires them."""
         if rule not in self._distinctive:
             own = self.rules[rule].concepts - self.topic(rule)
-            found = {c for c in own if self.named_by(c) <= FEW}
+            telling = own - self.general
+            found = {c for c in telling if self.named_by(c) <= FEW}
             # A required concept of the family's topic (701.49c's venturing) is a gate: it says
             # which part of the family, not which rule.
             family = self.family_of(rule)
             gates = set(family.topic) if family else set()
             found |= self.required(rule) & own - gates
             if not found and own:
-                rarest = min(self.named_by(c) for c in own)
-                found = {c for c in own if self.named_by(c) == rarest}
+                pool = telling or own
+                rarest = min(self.named_by(c) for c in pool)
+                found = {c for c in pool if self.named_by(c) == rarest}
             self._distinctive[rule] = frozenset(found)
         return self._distinctive[rule]
 
@@ -186,6 +192,7 @@ def build_table(
     hints: dict[str, Hint] | None = None,
     source: str = "descriptions",
     implies: dict[str, frozenset[str]] | None = None,
+    general: frozenset[str] = frozenset(),
 ) -> EvidenceTable:
     """The evidence of the rules ``descriptions`` ({number: description}) describe.
 
@@ -223,6 +230,7 @@ def build_table(
         {k: frozenset(v) for k, v in contrasts.items()},
         sections,
         dict(implies or {}),
+        frozenset(general),
     )
 
 
@@ -239,9 +247,9 @@ def read_descriptions(path: str | Path | None = None) -> dict[str, str]:
 
 def read_hints(
     path: str | Path | None = None, glossary: Glossary | None = None
-) -> tuple[tuple[Family, ...], dict[str, Hint], dict[str, frozenset[str]]]:
-    """(families, {rule: hint}, {concept: the concepts it implies}) from a hints file (default
-    :data:`HINTS_FILE`); KbError names a concept the glossary lacks."""
+) -> tuple[tuple[Family, ...], dict[str, Hint], dict[str, frozenset[str]], frozenset[str]]:
+    """(families, {rule: hint}, {concept: the concepts it implies}, the general concepts) from
+    a hints file (default :data:`HINTS_FILE`); KbError names a concept the glossary lacks."""
     glossary = glossary or load_glossary()
     path = path or HINTS_FILE
     with open(path, encoding="utf-8") as handle:
@@ -282,9 +290,10 @@ def read_hints(
         for concept, implied in (data.get("implies") or {}).items()
     }
     concepts(implies, "implies")
+    general = concepts(data.get("general"), "general")
     if problems:
         raise KbError(problems)
-    return families, hints, implies
+    return families, hints, implies, general
 
 
 def carried_rules() -> set[str]:
@@ -310,13 +319,14 @@ def table_for(carried: set[str], descriptions: dict[str, str] | None = None) -> 
                 for number in missing
             ]
         )
-    families, hints, implies = read_hints()
+    families, hints, implies, general = read_hints()
     return build_table(
         {n: descriptions[n] for n in sorted(carried)},
         families=families,
         hints={r: h for r, h in hints.items() if r in carried},
         source=str(DESCRIPTIONS_FILE),
         implies=implies,
+        general=general,
     )
 
 
