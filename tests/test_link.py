@@ -326,6 +326,16 @@ def test_a_rule_named_by_one_word_of_its_own_gives_way_to_one_of_its_family_name
     )
 
 
+def _without_reference(rule: str, reference: str) -> evidence.EvidenceTable:
+    """The carried rules' evidence with ``reference`` (" (309.7)") cut from ``rule``'s
+    description."""
+    descriptions = evidence.read_descriptions()
+    descriptions[rule] = descriptions[rule].replace(reference, "")
+    plain = evidence.table_for(set(link.evidence_table().rules), descriptions)
+    assert plain.rules[rule].refers == frozenset()
+    return plain
+
+
 def test_a_rule_keeps_a_thin_rule_its_description_refers_to():
     # 701.49d's description sends a venture into a dungeon already started to 701.49b: a
     # ruling on venturing into Undercity (brought from outside the game, or else on from a
@@ -336,10 +346,7 @@ def test_a_rule_keeps_a_thin_rule_its_description_refers_to():
     assert table.rules["701.49d"].refers == {"701.49b", "701.49c"}
     assert [l.rule for l in link.rules_for(found)] == ["701.49d", "701.49b"]
     # Without the reference, 701.49b (named by next_room alone) gives way to 701.49d.
-    descriptions = evidence.read_descriptions()
-    descriptions["701.49d"] = descriptions["701.49d"].replace(" (701.49b, 701.49c)", "")
-    plain = evidence.table_for(set(table.rules), descriptions)
-    assert plain.rules["701.49d"].refers == frozenset()
+    plain = _without_reference("701.49d", " (701.49b, 701.49c)")
     assert [l.rule for l in link.rules_for(found, table=plain)] == ["701.49d"]
 
 
@@ -353,10 +360,9 @@ def test_a_restated_rule_keeps_the_rule_its_description_refers_to_beside_it():
     assert "309.7" in table.rules["701.49c"].refers
     assert [l.rule for l in link.rules_for(found)] == ["309.7", "701.49c"]
     # Without the reference, 701.49c takes 309.7's place.
-    descriptions = evidence.read_descriptions()
-    descriptions["701.49c"] = descriptions["701.49c"].replace(" (309.7)", "")
-    plain = evidence.table_for(set(table.rules), descriptions)
-    fates = {f.rule: f for f in scoring.decide(found, table=plain)}
+    fates = {
+        f.rule: f for f in scoring.decide(found, table=_without_reference("701.49c", " (309.7)"))
+    }
     assert (fates["309.7"].kind, fates["309.7"].by) == ("dominated", "701.49c")
     # A group that only touches 701.49c (covers under half of it) does not keep 309.7 by it.
     touched = ["dungeon", "venture", "last_room", "room", "complete_dungeon", "start_dungeon"]
@@ -373,10 +379,9 @@ def test_undercity_s_dungeon_type_keeps_the_venture_into_undercity_it_names():
     table = link.evidence_table()
     assert table.rules["205.3p"].refers == {"701.49d"}
     assert [l.rule for l in link.rules_for(found)] == ["205.3p", "701.49d"]
-    descriptions = evidence.read_descriptions()
-    descriptions["205.3p"] = descriptions["205.3p"].replace(" (701.49d)", "")
-    plain = evidence.table_for(set(table.rules), descriptions)
-    fates = {f.rule: f for f in scoring.decide(found, table=plain)}
+    fates = {
+        f.rule: f for f in scoring.decide(found, table=_without_reference("205.3p", " (701.49d)"))
+    }
     assert (fates["701.49d"].kind, fates["701.49d"].by) == ("dominated", "205.3p")
 
 
