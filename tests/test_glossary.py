@@ -271,6 +271,8 @@ NEAR_MISSES = [
     ("start_dungeon", "it", "quale dungeon iniziare", "quale dungeon scegliere"),
     ("start_dungeon", "fr", "quel donjon commencer", "quel donjon choisir"),
     ("start_dungeon", "es", "qué mazmorra empezar", "qué mazmorra elegir"),
+    # The Russian genitive plural drops the soft sign; an underground that is no card is not it.
+    ("dungeon", "ru", "одну из своих карт подземелий", "под землёй"),
     # 725.5: no one is the monarch yet, however the sentence puts it.
     ("no_monarch", "ru", "а монарха в игре еще нет", "а монарх в игре"),
     ("no_monarch", "it", "non c'è ancora un monarca", "c'è un monarca"),
