@@ -273,6 +273,14 @@ NEAR_MISSES = [
     ("start_dungeon", "es", "qué mazmorra empezar", "qué mazmorra elegir"),
     # The Russian genitive plural drops the soft sign; an underground that is no card is not it.
     ("dungeon", "ru", "одну из своих карт подземелий", "под землёй"),
+    # 309.3: a player's dungeon is never doubled, however the sentence says so; more than one
+    # arrow is no second dungeon.
+    ("only_one", "en", "you can't be in more than one dungeon", "more than one arrow leads out"),
+    ("only_one", "ru", "ввести в игру другое подземелье", "ввести в игру карту"),
+    ("only_one", "it", "non puoi trovarti in più di un dungeon", "più di una freccia"),
+    ("only_one", "fr", "en faire entrer un second dans la partie", "en faire entrer un dans la partie"),
+    ("only_one", "de", "kannst du kein weiteres Verlies ins Spiel bringen", "ein Verlies ins Spiel bringen"),
+    ("only_one", "es", "no puedes traer otra mazmorra al juego", "traer una mazmorra al juego"),
     # 725.5: no one is the monarch yet, however the sentence puts it.
     ("no_monarch", "ru", "а монарха в игре еще нет", "а монарх в игре"),
     ("no_monarch", "it", "non c'è ancora un monarca", "c'è un monarca"),
