@@ -280,6 +280,21 @@ NEAR_MISSES = [
     ("start_dungeon", "es", "qué mazmorra empezar", "qué mazmorra elegir"),
     # The Russian genitive plural drops the soft sign; an underground that is no card is not it.
     ("dungeon", "ru", "одну из своих карт подземелий", "под землёй"),
+    # The dungeon to start named first, with its infinitive; the verb of starting before a
+    # name, and "re-" starting it again.
+    ("start_dungeon", "it", "scegli un dungeon da iniziare", "un dungeon da completare"),
+    ("start_dungeon", "fr", "vous choisissez un donjon à commencer", "un donjon à terminer"),
+    ("start_dungeon", "es", "eliges una mazmorra para empezar", "una mazmorra para completar"),
+    ("start_dungeon", "fr", "ne peut vous faire commencer qu'Undercity", "commencer le tour"),
+    ("start_dungeon", "fr", "vous faire recommencer Undercity", "recommencer le tour"),
+    ("start_dungeon", "de", "kann dich Undercity nicht erneut beginnen lassen", "Undercity ist"),
+    # Completing with the pronoun before the verb; a French adverb between verb and dungeon.
+    ("complete_dungeon", "ru", "когда вы его завершаете", "когда вы его начинаете"),
+    ("complete_dungeon", "de", "so wie wenn du es abschließt", "so wie wenn du es beginnst"),
+    ("complete_dungeon", "fr", "ne termine pas aussitôt un donjon", "ne commence pas un donjon"),
+    # The German noun of venturing; a separable "weist ... an".
+    ("venture", "de", "bringt dich dein nächster Vorstoß direkt", "dein Vorstoßmarker liegt"),
+    ("instruct", "de", "ein Effekt weist dich an, dich", "es weist keine Fähigkeit"),
     # 725.5: no one is the monarch yet, however the sentence puts it.
     ("no_monarch", "ru", "а монарха в игре еще нет", "а монарх в игре"),
     ("no_monarch", "it", "non c'è ancora un monarca", "c'è un monarca"),
