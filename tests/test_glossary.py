@@ -278,6 +278,47 @@ NEAR_MISSES = [
     ("start_dungeon", "it", "quale dungeon iniziare", "quale dungeon scegliere"),
     ("start_dungeon", "fr", "quel donjon commencer", "quel donjon choisir"),
     ("start_dungeon", "es", "qué mazmorra empezar", "qué mazmorra elegir"),
+    # Not being in a dungeon (701.49a's condition), not completing none or venturing elsewhere.
+    ("not_in_dungeon", "en", "if a player isn't currently in a dungeon", "you complete no dungeon"),
+    ("not_in_dungeon", "en", "while she has no dungeon in the command zone", "no dungeon ability"),
+    (
+        "not_in_dungeon",
+        "ru",
+        "если игрок не находится в подземелье",
+        "игрок не завершает подземелье",
+    ),
+    ("not_in_dungeon", "it", "se non sei ancora in un dungeon", "non hai completato il dungeon"),
+    ("not_in_dungeon", "it", "un giocatore che non si trova in un dungeon", "non è un dungeon"),
+    (
+        "not_in_dungeon",
+        "fr",
+        "s'il ne se trouve pas encore dans un donjon",
+        "vous ne terminez aucun donjon",
+    ),
+    (
+        "not_in_dungeon",
+        "fr",
+        "un joueur qui n'a aucun donjon",
+        "un joueur qui n'a pas terminé le donjon",
+    ),
+    (
+        "not_in_dungeon",
+        "de",
+        "wenn er sich nicht in einem Verlies befindet",
+        "dich nicht in das Verlies vorwagen",
+    ),
+    (
+        "not_in_dungeon",
+        "de",
+        "solange du kein Verlies in der Kommandozone hast",
+        "kein Verlies beginnen",
+    ),
+    (
+        "not_in_dungeon",
+        "es",
+        "si un jugador no está en una mazmorra",
+        "no completas ninguna mazmorra",
+    ),
     # The Russian genitive plural drops the soft sign; an underground that is no card is not it.
     ("dungeon", "ru", "одну из своих карт подземелий", "под землёй"),
     # The dungeon to start named first, with its infinitive; the verb of starting before a

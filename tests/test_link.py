@@ -344,7 +344,8 @@ def test_a_rule_keeps_a_thin_rule_its_description_refers_to():
     found += ["next_room", "outside_game"]
     table = link.evidence_table()
     assert table.rules["701.49d"].refers == {"701.49b", "701.49c"}
-    assert [l.rule for l in link.rules_for(found)] == ["701.49d", "701.49b"]
+    # (Both restate or touch by their scores: the order is not the point.)
+    assert sorted(l.rule for l in link.rules_for(found)) == ["701.49b", "701.49d"]
     # Without the reference, 701.49b (named by next_room alone) gives way to 701.49d.
     plain = _without_reference("701.49d", " (701.49b, 701.49c)")
     assert [l.rule for l in link.rules_for(found, table=plain)] == ["701.49d"]
@@ -399,6 +400,28 @@ def test_of_rules_naming_the_same_the_one_lacking_least_wins():
     # start one, after removing the last one from the game).
     found = ["dungeon", "start_dungeon", "first_room", "room", "venture_marker", "venture"]
     assert [l.rule for l in link.rules_for(found)] == ["701.49a"]
+    # The first room is one of the ways its hint names 701.49a's point: a group naming it does
+    # not lack the others (the dungeon from outside the game, not being in a dungeon), while
+    # 309.5b lacks its removal from the game.
+    table = link.evidence_table()
+    assert {"first_room", "outside_game", "not_in_dungeon"} in table.hints["701.49a"].requires
+    assert scoring.link_to("701.49a", scoring.votes_of(found), table).lacking == 0
+    assert scoring.link_to("309.5b", scoring.votes_of(found), table).lacking > 0
+    # A group naming none of them lacks them all (and its gate refuses it).
+    assert scoring.link_to("701.49a", scoring.votes_of(["dungeon", "venture"]), table).lacking > 0
+
+
+def test_venturing_while_not_in_a_dungeon_is_the_keyword_action_s_first_case():
+    # 701.49a's condition, however the ruling puts it ("aren't in a dungeon", "have no dungeon
+    # in the command zone"), with no first room or dungeon from outside the game named.
+    found = ["venture", "dungeon", "not_in_dungeon"]
+    assert [l.rule for l in link.rules_for(found)] == ["309.2a", "701.49a"]
+    # A venture into Undercity while not in a dungeon starting it is 701.49d's alone.
+    undercity = ["venture_into_undercity", "undercity", "dungeon", "not_in_dungeon"]
+    undercity += ["start_dungeon", "first_room"]
+    assert [l.rule for l in link.rules_for(undercity)] == ["701.49d"]
+    # Without the condition, a plain venture is no start.
+    assert "701.49a" not in [l.rule for l in link.rules_for(["venture", "dungeon"])]
 
 
 def test_a_rule_explaining_more_drops_one_explaining_less_even_unlinked():

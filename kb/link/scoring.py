@@ -32,9 +32,10 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    with the same mentioned concepts, the one whose unmentioned distinctive concepts weigh
    less wins: rules that say one thing twice are linked together (309.6 and 704.5t; 309.5a
    and 701.49b), while a ruling on starting a dungeon links 701.49a and not 309.5b or
-   701.49c, whose removal from the game it never mentions. A rule the group restates never
-   takes the place of a rule its description refers to by number, as the Comprehensive Rules
-   do (701.49c's "completes that dungeon (309.7)").
+   701.49c, whose removal from the game it never mentions (a group naming one of the ways a
+   hint's ``requires`` entry names the point lacks none of the others). A rule the group
+   restates never takes the place of a rule its description refers to by number, as the
+   Comprehensive Rules do (701.49c's "completes that dungeon (309.7)").
 
 5. **Support.** A candidate the group names by one of its distinctive concepts only (and not
    by one its hint requires) gives way to a rule of its family that the group names by two
@@ -178,6 +179,15 @@ def link_to(rule: str, votes: Mapping[str, float], table: EvidenceTable) -> Rule
     weight, evidence = table.weight, table.rules[rule]
     own = evidence.concepts - table.topic(rule)
     distinctive = table.distinctive(rule)
+    hint = table.hints.get(rule)
+    # An entry of the hint's requires lists ways of naming the rule's point: a group that
+    # names one lacks nothing by not naming the others (701.49a's first room or the dungeon
+    # card from outside the game).
+    unnamed = (
+        distinctive
+        - mentioned
+        - {c for need in (hint.requires if hint else ()) if need & mentioned for c in need}
+    )
     total = sum(weight[c] for c in evidence.concepts)
     return RuleLink(
         rule,
@@ -186,7 +196,7 @@ def link_to(rule: str, votes: Mapping[str, float], table: EvidenceTable) -> Rule
         round(sum(votes.get(c, 0.0) * weight[c] for c in own), 4),
         tuple(sorted(distinctive - mentioned)),
         tuple(sorted(distinctive & mentioned)),
-        round(sum(weight[c] for c in distinctive - mentioned), 4),
+        round(sum(weight[c] for c in unnamed), 4),
     )
 
 
