@@ -319,6 +319,12 @@ NEAR_MISSES = [
         "si un jugador no está en una mazmorra",
         "no completas ninguna mazmorra",
     ),
+    # "Once more" in Russian, French "re-" starting, Italian's noun of resolving and its "no
+    # longer has it".
+    ("again", "ru", "отправиться в подземелье еще раз", "отправиться в подземелье"),
+    ("again", "fr", "ne peut pas vous faire recommencer Undercity", "commencer Undercity"),
+    ("resolve", "it", "al momento della sua risoluzione", "al momento della sua attivazione"),
+    ("cease", "it", "quel giocatore non ce l'ha più", "quel giocatore ce l'ha"),
     # The Russian genitive plural drops the soft sign; an underground that is no card is not it.
     ("dungeon", "ru", "одну из своих карт подземелий", "под землёй"),
     # The dungeon to start named first, with its infinitive; the verb of starting before a
