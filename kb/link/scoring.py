@@ -91,7 +91,8 @@ class RuleLink:
     missing: tuple[str, ...] = ()
     #: The rule's distinctive concepts the group mentions.
     distinctive: tuple[str, ...] = ()
-    #: The weight of ``missing``: what the rule says that the group does not.
+    #: The weight of ``missing`` (what the rule says that the group does not), less the ways
+    #: of naming its point that its hint lists beside one the group names.
     lacking: float = 0.0
 
     @property
