@@ -319,6 +319,33 @@ NEAR_MISSES = [
         "si un jugador no está en una mazmorra",
         "no completas ninguna mazmorra",
     ),
+    # ... and in the Comprehensive Rules' own words: not owning a dungeon card there.
+    (
+        "not_in_dungeon",
+        "en",
+        "if you don't own a dungeon card in the command zone",
+        "you don't have to choose a dungeon",
+    ),
+    (
+        "not_in_dungeon",
+        "ru",
+        "если вы не владеете картой подземелья",
+        "если вы владеете картой подземелья",
+    ),
+    (
+        "not_in_dungeon",
+        "it",
+        "se non possiedi un dungeon nella zona di comando",
+        "se possiedi un dungeon",
+    ),
+    ("not_in_dungeon", "fr", "si vous ne possédez pas de donjon", "si vous possédez un donjon"),
+    ("not_in_dungeon", "de", "wenn du kein Verlies besitzt", "wenn du ein Verlies besitzt"),
+    (
+        "not_in_dungeon",
+        "es",
+        "si no posees una mazmorra en la zona de mando",
+        "si posees una mazmorra",
+    ),
     # "Once more" in Russian, French "re-" starting, Italian's noun of resolving and its "no
     # longer has it".
     ("again", "ru", "отправиться в подземелье еще раз", "отправиться в подземелье"),
