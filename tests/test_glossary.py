@@ -346,6 +346,20 @@ NEAR_MISSES = [
         "si no posees una mazmorra en la zona de mando",
         "si posees una mazmorra",
     ),
+    # The top and the bottom of a dungeon, the room next to one, and outside the game, as the
+    # languages' rules and cards also put them.
+    ("first_room", "en", "the uppermost room", "the lowermost room"),
+    ("first_room", "it", "la stanza superiore", "la stanza inferiore"),
+    ("last_room", "it", "la stanza inferiore", "la stanza superiore"),
+    ("first_room", "fr", "la salle du haut", "la salle du bas"),
+    ("last_room", "fr", "la salle du bas", "la salle du haut"),
+    ("first_room", "es", "la sala de más arriba", "la sala de más abajo"),
+    ("next_room", "ru", "в смежную комнату", "в ту же комнату"),
+    ("next_room", "es", "la sala contigua", "la misma sala"),
+    ("outside_game", "ru", "из-за пределов игры", "из игры"),
+    ("outside_game", "it", "dall'esterno della partita", "dalla partita"),
+    ("outside_game", "fr", "de l'extérieur de la partie", "de la partie"),
+    ("outside_game", "de", "außerhalb der Partie", "in der Partie"),
     # "Once more" in Russian, French "re-" starting, Italian's noun of resolving and its "no
     # longer has it".
     ("again", "ru", "отправиться в подземелье еще раз", "отправиться в подземелье"),
