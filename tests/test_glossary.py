@@ -360,6 +360,23 @@ NEAR_MISSES = [
     ("outside_game", "it", "dall'esterno della partita", "dalla partita"),
     ("outside_game", "fr", "de l'extérieur de la partie", "de la partie"),
     ("outside_game", "de", "außerhalb der Partie", "in der Partie"),
+    # Completing and removing, with "zu" before the infinitive, an accented imperative, a
+    # state after "está" ("finish" is left out: a ruling saying one need not venture again to
+    # finish a dungeon then names 701.49c's venture from the last room).
+    ("complete_dungeon", "de", "um ein Verlies abzuschließen", "um ein Verlies zu beginnen"),
+    (
+        "complete_dungeon",
+        "es",
+        "la mazmorra está completada",
+        "la mazmorra está en la zona de mando",
+    ),
+    (
+        "remove_from_game",
+        "de",
+        "das Verlies aus dem Spiel zu entfernen",
+        "das Verlies im Spiel zu lassen",
+    ),
+    ("remove_from_game", "es", "quítala del juego", "ponla en el juego"),
     # "Once more" in Russian, French "re-" starting, Italian's noun of resolving and its "no
     # longer has it".
     ("again", "ru", "отправиться в подземелье еще раз", "отправиться в подземелье"),
