@@ -377,6 +377,22 @@ NEAR_MISSES = [
         "das Verlies im Spiel zu lassen",
     ),
     ("remove_from_game", "es", "quítala del juego", "ponla en el juego"),
+    # Beginning a dungeon, and effects that ask a player to act.
+    ("start_dungeon", "en", "you begin a new dungeon", "you begin your turn"),
+    ("start_dungeon", "es", "comienzas una mazmorra nueva", "comienza tu turno"),
+    (
+        "instruct",
+        "it",
+        "un effetto ti chiede di avventurarti",
+        "un effetto ti permette di avventurarti",
+    ),
+    (
+        "instruct",
+        "fr",
+        "un effet vous indique de vous aventurer",
+        "un effet vous permet de vous aventurer",
+    ),
+    ("instruct", "es", "un efecto te pide que te adentres", "un efecto te permite adentrarte"),
     # "Once more" in Russian, French "re-" starting, Italian's noun of resolving and its "no
     # longer has it".
     ("again", "ru", "отправиться в подземелье еще раз", "отправиться в подземелье"),
