@@ -273,6 +273,15 @@ NEAR_MISSES = [
     ("start_dungeon", "it", "quale dungeon iniziare", "quale dungeon scegliere"),
     ("start_dungeon", "fr", "quel donjon commencer", "quel donjon choisir"),
     ("start_dungeon", "es", "qué mazmorra empezar", "qué mazmorra elegir"),
+    # The marker moving on to a room further down, not a choice made "in advance" or the
+    # venture marker's own name ("segnalino di avanzamento").
+    ("move_on", "en", "the marker then advances to the room below", "you choose in advance"),
+    ("move_on", "en", "move your marker down one room", "put it on the bottom of your library"),
+    ("move_on", "ru", "маркер продвигается на одну комнату", "игра продолжается"),
+    ("move_on", "it", "il segnalino avanza di una stanza", "il segnalino di avanzamento resta lì"),
+    ("move_on", "fr", "votre marqueur avance d'une salle", "vous choisissez le donjon à l'avance"),
+    ("move_on", "de", "dein Marker zieht sofort weiter", "du ziehst eine weitere Karte"),
+    ("move_on", "es", "tu marcador avanza a la sala siguiente", "puedes elegirla por adelantado"),
     # Not being in a dungeon (701.49a's condition), not completing none or venturing elsewhere.
     ("not_in_dungeon", "en", "if a player isn't currently in a dungeon", "you complete no dungeon"),
     ("not_in_dungeon", "en", "while she has no dungeon in the command zone", "no dungeon ability"),

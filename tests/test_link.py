@@ -246,25 +246,44 @@ def test_conceding_is_leaving_the_game_and_its_words_show_it(tmp_path):
     conceding = ["initiative", "take_initiative", "concede", "turn_order"]
     assert [l.rule for l in link.rules_for(conceding)] == ["726.4"]
     assert link.rules_for(["initiative", "take_initiative", "turn_order"]) == []
-    data = {
-        "cards": {"ru": "Карта", "fr": "Carte", "de": "Karte"},
-        "date": "2025-01-10",
+    texts = {
+        "ru": "Если игрок с инициативой сдается, следующий игрок по очереди получает инициативу.",
+        "fr": "Si le joueur qui a l'initiative concède, le joueur suivant dans l'ordre du tour "
+        "prend l'initiative.",
+        "de": "Wenn der Spieler mit der Initiative aufgibt, ergreift der nächste Spieler in "
+        "Zugreihenfolge die Initiative.",
     }
-    ruling = {
-        "texts": {
-            "ru": "Если игрок с инициативой сдается, следующий игрок по очереди получает "
-            "инициативу.",
-            "fr": "Si le joueur qui a l'initiative concède, le joueur suivant dans l'ordre "
-            "du tour prend l'initiative.",
-            "de": "Wenn der Spieler mit der Initiative aufgibt, ergreift der nächste Spieler "
-            "in Zugreihenfolge die Initiative.",
-        }
-    }
-    db, _ = build(tmp_path, write_rulings(tmp_path, data, [ruling], "concede"))
-    ((group, found),) = link.links(db).items()
+    found = links_of_one(tmp_path, texts)
     assert [f["rule"] for f in found] == ["726.4"]
     assert "leave_game" in found[0]["concepts"]
     assert found[0]["evidence"]["concepts"]["leave_game"]["fr"].lower().startswith("concède")
+
+
+def test_a_marker_that_moves_on_goes_to_the_next_room(tmp_path):
+    # hints.yaml's `implies`: a marker that advances, moves on or goes down a room moves to the
+    # next room (701.49b), though the ruling never says "next room" or "arrow".
+    table = link.evidence_table()
+    assert table.imply({"move_on": 1.0}) == {"move_on": 1.0, "next_room": 1.0}
+    venturing = ["venture", "dungeon", "venture_marker", "room", "room_ability", "stack"]
+    assert "701.49b" not in [l.rule for l in link.rules_for(venturing)]
+    texts = {
+        "ru": "Если вы отправляетесь в подземелье, пока способность комнаты еще в стеке, ваш "
+        "маркер путешествия продвигается дальше, а способность все равно разрешается.",
+        "it": "Se ti avventuri nel dungeon mentre l'abilità di una stanza è ancora in pila, il "
+        "tuo segnalino di avanzamento avanza comunque e l'abilità si risolve lo stesso.",
+        "es": "Si te adentras en la mazmorra mientras la habilidad de una sala sigue en la pila, "
+        "tu marcador de aventura avanza igualmente y la habilidad se resuelve.",
+    }
+    (moved,) = [f for f in links_of_one(tmp_path, texts) if f["rule"] == "701.49b"]
+    assert moved["evidence"]["concepts"]["next_room"]["it"] == "segnalino di avanzamento avanza"
+
+
+def links_of_one(folder: Path, texts: dict[str, str]) -> list[dict]:
+    """The links of a corpus holding one ruling (``texts``: language -> its text)."""
+    data = {"cards": {lang: "Karta" for lang in texts}, "date": "2025-01-10"}
+    db, _ = build(folder, write_rulings(folder, data, [{"texts": texts}], "one"))
+    ((_, found),) = link.links(db).items()
+    return found
 
 
 def test_a_match_through_a_gap_shows_its_words_not_the_words_between(tmp_path):
