@@ -462,6 +462,12 @@ NEAR_MISSES = [
     ("venture", "es", "cuando te adentras, eliges", "te adentras en Bajociudad"),
     # 309.7: a dungeon completed, named before the verb ("a dungeon you completed").
     ("complete_dungeon", "en", "a dungeon you completed", "the dungeon's last room"),
+    # The participle as an adjective, after its noun or before it.
+    ("complete_dungeon", "it", "un dungeon completato torna fuori", "un dungeon iniziato"),
+    ("complete_dungeon", "fr", "un donjon terminé revient", "un donjon commencé"),
+    ("complete_dungeon", "de", "ein abgeschlossenes Verlies", "ein begonnenes Verlies"),
+    ("complete_dungeon", "es", "una mazmorra completada", "una mazmorra empezada"),
+    ("simultaneously", "en", "becomes the monarch at the same moment", "at the next moment"),
     ("complete_dungeon", "it", "un dungeon che hai completato", "un dungeon che possiedi"),
     ("complete_dungeon", "fr", "un donjon que vous avez terminé", "un donjon que vous possédez"),
     ("complete_dungeon", "de", "du hast es abgeschlossen", "du hast es gewählt"),
