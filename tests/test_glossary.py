@@ -277,11 +277,18 @@ NEAR_MISSES = [
     # venture marker's own name ("segnalino di avanzamento").
     ("move_on", "en", "the marker then advances to the room below", "you choose in advance"),
     ("move_on", "en", "move your marker down one room", "put it on the bottom of your library"),
-    ("move_on", "ru", "маркер продвигается на одну комнату", "игра продолжается"),
+    ("move_on", "ru", "маркер продвигается на одну комнату", "как вы продвигаетесь по подземелью"),
     ("move_on", "it", "il segnalino avanza di una stanza", "il segnalino di avanzamento resta lì"),
+    ("move_on", "it", "ti fa avanzare alla stanza successiva", "il modo in cui avanzi nel dungeon"),
     ("move_on", "fr", "votre marqueur avance d'une salle", "vous choisissez le donjon à l'avance"),
     ("move_on", "de", "dein Marker zieht sofort weiter", "du ziehst eine weitere Karte"),
     ("move_on", "es", "tu marcador avanza a la sala siguiente", "puedes elegirla por adelantado"),
+    ("move_on", "es", "te hace avanzar a la siguiente sala", "está en la sala de más abajo"),
+    # "Your marker" is the venture marker; a counter is nobody's, and the full name is found whole.
+    ("venture_marker", "en", "move your marker down", "remove a +1/+1 counter"),
+    ("venture_marker", "fr", "vous déplacez votre marqueur", "retirez un marqueur +1/+1"),
+    ("venture_marker", "it", "sposti il tuo segnalino", "rimuovi un segnalino +1/+1"),
+    ("venture_marker", "ru", "вы перемещаете маркер в комнату", "на нем лежит маркер"),
     # Not being in a dungeon (701.49a's condition), not completing none or venturing elsewhere.
     ("not_in_dungeon", "en", "if a player isn't currently in a dungeon", "you complete no dungeon"),
     ("not_in_dungeon", "en", "while she has no dungeon in the command zone", "no dungeon ability"),
