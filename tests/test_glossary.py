@@ -284,6 +284,10 @@ NEAR_MISSES = [
     ("move_on", "de", "dein Marker zieht sofort weiter", "du ziehst eine weitere Karte"),
     ("move_on", "es", "tu marcador avanza a la sala siguiente", "puedes elegirla por adelantado"),
     ("move_on", "es", "te hace avanzar a la siguiente sala", "está en la sala de más abajo"),
+    # The active team is the team whose turn it is, not any team.
+    ("active_team", "en", "during your team's turn", "your team's life total"),
+    ("active_team", "de", "während des Zuges deines Teams", "dein Team verliert"),
+    ("active_team", "fr", "pendant le tour de votre équipe", "votre équipe perd la partie"),
     # "Your marker" is the venture marker; a counter is nobody's, and the full name is found whole.
     ("venture_marker", "en", "move your marker down", "remove a +1/+1 counter"),
     ("venture_marker", "fr", "vous déplacez votre marqueur", "retirez un marqueur +1/+1"),
