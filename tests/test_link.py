@@ -443,6 +443,23 @@ def test_venturing_while_not_in_a_dungeon_is_the_keyword_action_s_first_case():
     assert "701.49a" not in [l.rule for l in link.rules_for(["venture", "dungeon"])]
 
 
+def test_players_venturing_in_turn_order_is_about_the_order_not_the_venture():
+    # hints.yaml: one player's venture (309.2a, 309.5a, 701.49a, 701.49b) and the room abilities
+    # it triggers (309.4c) are examples in a ruling that sets the active player against the
+    # others; that ruling is about the order in which they act.
+    moving = ["venture", "dungeon", "venture_marker", "arrow", "next_room", "room"]
+    triggering = ["room_ability", "triggered_ability", "stack"]
+    assert [l.rule for l in link.rules_for(moving + triggering)] == ["309.5a", "701.49b"]
+    in_turn = [
+        l.rule for l in link.rules_for(moving + triggering + ["active_player", "nonactive_player"])
+    ]
+    assert in_turn == ["603.3b"]
+    starting = ["venture", "dungeon", "not_in_dungeon", "outside_game", "first_room"]
+    assert "701.49a" in [l.rule for l in link.rules_for(starting)]
+    in_turn = [l.rule for l in link.rules_for(starting + ["active_player", "nonactive_player"])]
+    assert "701.49a" not in in_turn
+
+
 def test_a_rule_explaining_more_drops_one_explaining_less_even_unlinked():
     # 800.4a names leaving the game with one's dungeon, the stack and abilities; 309.2b only
     # the dungeon leaving the game. 800.4a has nothing distinctive here, 309.2b gives way.
