@@ -35,23 +35,22 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    701.49c, whose removal from the game it never mentions (a group naming one of the ways a
    hint's ``requires`` entry names the point lacks none of the others). A rule the group
    restates never takes the place of a rule its description refers to by number, as the
-   Comprehensive Rules do (701.49c's "completes that dungeon (309.7)").
-
+   Comprehensive Rules do (701.49c's "completes that dungeon (309.7)"), and a rule the group
+   only touches never takes the place of one it restates wholly (a ruling on when a dungeon
+   is completed says all 309.7 says, and names 701.49c's venture from the last room too).
 5. **Support.** A candidate the group names by one of its distinctive concepts only (and not
    by one its hint requires) gives way to a rule of its family that the group names by two
    or more and covers more of: "you draw only one card" in a ruling on the monarch's
    combat-damage trigger (725.2) does not make it a ruling on 725.3's only one monarch. A
    rule whose description refers to the thin one keeps it (701.49d's venture into a dungeon
    already started is 701.49b's).
-
 6. **Restatements.** A rule whose hint names another that states the same from another side
    (``also``: the dungeon card's 309.5a is the keyword action's 701.49b) brings that rule in
    when the group mentions what the hint's ``when`` names (venturing) and it passes the gates.
 
 Links are ordered most specific first: the rules the group restates (score at least one half)
-before those it touches, each part by rule number. Ordering by raw score would make a group's
-first rule, which names the group (``726.4-f90a33``), flip between near-equal rules whenever a
-description is reworded; the two tiers keep it stable.
+before those it touches, each part by rule number. By raw score, a group's first rule, which
+names the group (``726.4-f90a33``), would flip between near-equal rules at each rewording.
 
 >>> [l.rule for l in rules_for(["initiative", "take_initiative", "leave_game",
 ...                              "active_player", "turn_order", "simultaneously"])]
@@ -71,6 +70,8 @@ from kb.link.evidence import EvidenceTable, evidence_table
 
 #: A group restates a rule when it covers at least this share of the rule's weighted evidence.
 RESTATES = 0.5
+#: A group restates a rule wholly (:attr:`RuleLink.whole`) when it covers this share of it.
+WHOLLY = 0.95
 #: A group whose best rule it covers less of than this names the rules' words in passing (a
 #: ruling about another card's ability that says "whether or not anyone is the monarch"): no
 #: link. A ruling about a rule covers a good part of what the rule names.
@@ -98,6 +99,11 @@ class RuleLink:
     @property
     def restates(self) -> bool:
         return self.score >= RESTATES
+
+    @property
+    def whole(self) -> bool:
+        """All the rule says, every distinctive concept, in all but a stray translation."""
+        return not self.missing and self.score >= WHOLLY
 
 
 def votes_of(found: Mapping[str, float] | Iterable[str]) -> dict[str, float]:
@@ -280,15 +286,14 @@ def decide(
         fates.update({link.rule: Fate(link.rule, "weak", link) for link in links})
         return _ordered(list(fates.values()))
     # A rule the group explains less of than another rule that passes the gates is not the
-    # group's subject, even when the other has no distinctive concept to be linked itself
-    # (leaving the game with one's dungeon is 800.4a's, not 309.2b's).
+    # group's subject, even when the other is no candidate itself (800.4a's, not 309.2b's).
     kept = []
     for link in links:
         over = next(
             (
                 o.rule
                 for o in links
-                if _dominates(o, link) and not _refers(o.rule, link, votes, table)
+                if _dominates(o, link) and not _spares(o.rule, link, votes, table)
             ),
             None,
         )
@@ -296,7 +301,7 @@ def decide(
             (
                 r
                 for r, named in passed.items()
-                if set(link.concepts) < named and not _refers(r, link, votes, table)
+                if set(link.concepts) < named and not _spares(r, link, votes, table)
             ),
             None,
         )
@@ -327,10 +332,7 @@ def decide(
 
 
 def _ordered(fates: list[Fate]) -> list[Fate]:
-    """The linked fates most specific first (the rules the group restates before those it
-    touches, each part by rule number: ordering by raw score would make a group's first rule,
-    which names the group, flip between near-equal rules whenever a description is
-    reworded), then the others by score."""
+    """The linked fates most specific first (see the module's doc), then the others by score."""
 
     def key(fate: Fate) -> tuple:
         if fate.linked:
@@ -386,9 +388,12 @@ def _outweighs(other: RuleLink, link: RuleLink, table: EvidenceTable) -> bool:
     )
 
 
-def _refers(rule: str, link: RuleLink, votes: Mapping[str, float], table: EvidenceTable) -> bool:
-    """Whether ``rule``, which the group restates, refers to ``link``'s rule by number in its
-    description, as the Comprehensive Rules do (701.49c's completing a dungeon is 309.7's):
-    then the group explains that rule too, and ``rule`` does not take its place. The
-    description is read first: scoring ``rule`` for every pair would slow ``rules_for``."""
-    return link.rule in table.rules[rule].refers and link_to(rule, votes, table).restates
+def _spares(rule: str, link: RuleLink, votes: Mapping[str, float], table: EvidenceTable) -> bool:
+    """Whether ``rule``, which explains all ``link`` explains and more, leaves ``link`` beside
+    it (step 4 of the module's doc). The cheap tests first: scoring ``rule`` for every pair
+    would slow ``rules_for``."""
+    refers = link.rule in table.rules[rule].refers
+    if not refers and not link.whole:
+        return False
+    restates = link_to(rule, votes, table).restates
+    return (refers and restates) or (link.whole and not restates)
