@@ -527,6 +527,44 @@ NEAR_MISSES = [
     # Italian "controllare" also checks: the state-based actions are checked, not controlled.
     ("control", "it", "che controlli", "vengono controllate le azioni generate dallo stato"),
     ("control", "it", "chi la controlla", "il gioco controlla le azioni generate dallo stato"),
+    # The venture as a noun; the venture marker's "путешествия" and "de aventura" are not it.
+    ("venture", "ru", "каждое путешествие перемещает его маркер", "ваш маркер путешествия"),
+    ("venture", "es", "si la aventura ocurrió a mitad", "tu marcador de aventura"),
+    ("venture_into_undercity", "ru", "путешествие в Undercity", "путешествие в подземелье"),
+    # Finishing a dungeon is completing it; finishing a turn or a spell is not.
+    ("complete_dungeon", "en", "after a dungeon has been finished", "after the turn has finished"),
+    ("complete_dungeon", "ru", "чтобы закончить подземелье", "чтобы закончить ход"),
+    ("complete_dungeon", "ru", "подземелье завершается", "ход завершается"),
+    ("complete_dungeon", "it", "per finire un dungeon", "per finire il turno"),
+    ("complete_dungeon", "fr", "pour finir un donjon", "pour finir le tour"),
+    ("complete_dungeon", "de", "um ein Verlies zu beenden", "um den Zug zu beenden"),
+    ("complete_dungeon", "es", "para terminar una mazmorra", "para terminar el turno"),
+    # The same instant, however each language says it; one at a time is not it.
+    ("simultaneously", "de", "im selben Augenblick", "im nächsten Augenblick"),
+    ("simultaneously", "es", "en ese mismo momento", "en ese momento"),
+    ("simultaneously", "ru", "в тот же момент", "в этот момент"),
+    ("simultaneously", "it", "si spostano simultaneamente", "si spostano uno alla volta"),
+    (
+        "only_one",
+        "de",
+        "die Fähigkeit wird nur einmal ausgelöst",
+        "die Fähigkeit wird einmal mehr ausgelöst",
+    ),
+    # The resolution, the noun; its members, of a team named after them.
+    ("resolve", "en", "partway through a spell's resolution", "partway through a spell's text"),
+    ("resolve", "de", "bis zur Verrechnung", "bis zum Zugende"),
+    ("team_member", "en", "the members of the active team", "the active team"),
+    ("team_member", "de", "die Mitglieder des aktiven Teams", "das aktive Team"),
+    ("leave_game", "de", "scheidet ein Spieler aus der Partie aus", "ein Spieler scheitert"),
+    ("choose_order", "ru", "выбирает, в каком порядке положить их", "выбирает, какую цель"),
+    ("choose_order", "es", "elige en qué orden se ponen", "elige qué objetivo"),
+    ("no_legal_target", "ru", "нельзя выбрать допустимую цель", "можно выбрать допустимую цель"),
+    (
+        "no_legal_target",
+        "it",
+        "non è possibile scegliere un bersaglio legale",
+        "sceglie un bersaglio legale",
+    ),
 ]
 
 
