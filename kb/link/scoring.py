@@ -70,8 +70,6 @@ from kb.link.evidence import EvidenceTable, evidence_table
 
 #: A group restates a rule when it covers at least this share of the rule's weighted evidence.
 RESTATES = 0.5
-#: A group restates a rule wholly (:attr:`RuleLink.whole`) when it covers this share of it.
-WHOLLY = 0.95
 #: A group whose best rule it covers less of than this names the rules' words in passing (a
 #: ruling about another card's ability that says "whether or not anyone is the monarch"): no
 #: link. A ruling about a rule covers a good part of what the rule names.
@@ -95,15 +93,12 @@ class RuleLink:
     #: The weight of ``missing`` (what the rule says that the group does not), less the ways
     #: of naming its point that its hint lists beside one the group names.
     lacking: float = 0.0
+    #: Whether the group mentions every concept of the rule: all the rule says.
+    whole: bool = False
 
     @property
     def restates(self) -> bool:
         return self.score >= RESTATES
-
-    @property
-    def whole(self) -> bool:
-        """All the rule says, every distinctive concept, in all but a stray translation."""
-        return not self.missing and self.score >= WHOLLY
 
 
 def votes_of(found: Mapping[str, float] | Iterable[str]) -> dict[str, float]:
@@ -204,6 +199,7 @@ def link_to(rule: str, votes: Mapping[str, float], table: EvidenceTable) -> Rule
         tuple(sorted(distinctive - mentioned)),
         tuple(sorted(distinctive & mentioned)),
         round(sum(weight[c] for c in unnamed), 4),
+        evidence.concepts <= mentioned,
     )
 
 
