@@ -476,6 +476,18 @@ def test_players_venturing_in_turn_order_is_about_the_order_not_the_venture():
     assert "701.49a" not in in_turn
 
 
+def test_the_order_of_choices_brings_in_the_order_of_triggered_abilities_that_follows_it():
+    # Each player ventures: the active player chooses first, then the others in turn order,
+    # and the markers move at once (101.4). The room abilities then go on the stack in that
+    # same order, which is 603.3b's (hints.yaml: 101.4's `also`, when triggered abilities).
+    choosing = ["venture", "dungeon", "active_player", "turn_order", "simultaneously"]
+    assert [l.rule for l in link.rules_for(choosing)] == ["101.4"]
+    triggering = ["room_ability", "triggered_ability", "ability", "stack", "resolve"]
+    fates = {f.rule: f for f in scoring.decide(choosing + triggering)}
+    assert (fates["603.3b"].kind, fates["603.3b"].by) == ("restated", "101.4")
+    assert fates["101.4"].linked
+
+
 def test_a_rule_explaining_more_drops_one_explaining_less_even_unlinked():
     # 800.4a names leaving the game with one's dungeon, the stack and abilities; 309.2b only
     # the dungeon leaving the game. 800.4a has nothing distinctive here, 309.2b gives way.
