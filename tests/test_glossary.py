@@ -539,6 +539,10 @@ NEAR_MISSES = [
     ("complete_dungeon", "fr", "pour finir un donjon", "pour finir le tour"),
     ("complete_dungeon", "de", "um ein Verlies zu beenden", "um den Zug zu beenden"),
     ("complete_dungeon", "es", "para terminar una mazmorra", "para terminar el turno"),
+    ("complete_dungeon", "en", "it counts as completed", "it counts as a creature"),
+    ("complete_dungeon", "ru", "подземелье считается завершенным", "подземелье считается картой"),
+    ("complete_dungeon", "de", "das Verlies gilt als abgeschlossen", "das Verlies gilt als Karte"),
+    ("complete_dungeon", "es", "cuenta como completada", "cuenta como una carta"),
     # The same instant, however each language says it; one at a time is not it.
     ("simultaneously", "de", "im selben Augenblick", "im nächsten Augenblick"),
     ("simultaneously", "es", "en ese mismo momento", "en ese momento"),
