@@ -543,6 +543,12 @@ NEAR_MISSES = [
     ("complete_dungeon", "ru", "подземелье считается завершенным", "подземелье считается картой"),
     ("complete_dungeon", "de", "das Verlies gilt als abgeschlossen", "das Verlies gilt als Karte"),
     ("complete_dungeon", "es", "cuenta como completada", "cuenta como una carta"),
+    # The marker moved down is the marker moving on; more than one dungeon card is a second.
+    ("move_on", "en", "every venture moves their marker down", "every venture moves their marker"),
+    ("move_on", "ru", "перемещает его маркер вниз по подземелью", "перемещает его маркер"),
+    ("move_on", "de", "bewegt seinen Marker im Verlies nach unten", "bewegt seinen Marker"),
+    ("only_one", "fr", "plus d'une carte de donjon", "une carte de donjon"),
+    ("only_one", "es", "más de una carta de mazmorra", "una carta de mazmorra"),
     # The same instant, however each language says it; one at a time is not it.
     ("simultaneously", "de", "im selben Augenblick", "im nächsten Augenblick"),
     ("simultaneously", "es", "en ese mismo momento", "en ese momento"),
