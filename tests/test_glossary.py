@@ -549,6 +549,27 @@ NEAR_MISSES = [
     ("move_on", "de", "bewegt seinen Marker im Verlies nach unten", "bewegt seinen Marker"),
     ("only_one", "fr", "plus d'une carte de donjon", "une carte de donjon"),
     ("only_one", "es", "más de una carta de mazmorra", "una carta de mazmorra"),
+    # Venturing without a dungeon, as a gerund or participle clause, is not being in one.
+    (
+        "not_in_dungeon",
+        "ru",
+        "не имея подземелья в командной зоне",
+        "имея подземелье в командной зоне",
+    ),
+    ("not_in_dungeon", "it", "senza avere un dungeon", "dopo avere un dungeon"),
+    ("not_in_dungeon", "fr", "sans avoir de donjon", "après avoir un donjon"),
+    (
+        "not_in_dungeon",
+        "de",
+        "ohne ein Verlies in der Kommandozone",
+        "mit einem Verlies in der Kommandozone",
+    ),
+    (
+        "not_in_dungeon",
+        "es",
+        "sin tener ninguna en la zona de mando",
+        "al tener una en la zona de mando",
+    ),
     # The same instant, however each language says it; one at a time is not it.
     ("simultaneously", "de", "im selben Augenblick", "im nächsten Augenblick"),
     ("simultaneously", "es", "en ese mismo momento", "en ese momento"),
