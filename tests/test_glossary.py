@@ -570,6 +570,26 @@ NEAR_MISSES = [
         "sin tener ninguna en la zona de mando",
         "al tener una en la zona de mando",
     ),
+    # An ability that has left the stack, not one still on it.
+    (
+        "leave_stack",
+        "en",
+        "once that ability has left the stack",
+        "while that ability is still on the stack",
+    ),
+    ("leave_stack", "ru", "когда способность покинула стек", "пока способность находится в стеке"),
+    (
+        "leave_stack",
+        "de",
+        "sobald die Fähigkeit den Stapel verlassen hat",
+        "solange die Fähigkeit auf dem Stapel liegt",
+    ),
+    (
+        "leave_stack",
+        "es",
+        "cuando la habilidad ha dejado la pila",
+        "mientras la habilidad está en la pila",
+    ),
     # The same instant, however each language says it; one at a time is not it.
     ("simultaneously", "de", "im selben Augenblick", "im nächsten Augenblick"),
     ("simultaneously", "es", "en ese mismo momento", "en ese momento"),

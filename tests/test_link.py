@@ -476,6 +476,21 @@ def test_players_venturing_in_turn_order_is_about_the_order_not_the_venture():
     assert "701.49a" not in in_turn
 
 
+def test_the_state_based_removal_waits_for_the_last_room_s_ability_to_leave_the_stack():
+    # Venturing from the last room while its ability is still on the stack removes the
+    # dungeon at once: 701.49c (and 309.5b), not the state-based action (309.6, 704.5t),
+    # which removes it only once that ability has left the stack.
+    venturing = ["venture", "dungeon", "last_room", "room", "room_ability", "stack"]
+    venturing += ["remove_from_game", "venture_marker", "first_room", "outside_game"]
+    assert [l.rule for l in link.rules_for(venturing)] == ["309.5b", "701.49c"]
+    waiting = ["dungeon", "last_room", "room", "room_ability", "stack", "remove_from_game"]
+    assert [l.rule for l in link.rules_for(waiting + ["leave_stack"])] == ["309.6", "704.5t"]
+    assert [l.rule for l in link.rules_for(waiting + ["state_based_action"])] == [
+        "309.6",
+        "704.5t",
+    ]
+
+
 def test_the_order_of_choices_brings_in_the_order_of_triggered_abilities_that_follows_it():
     # Each player ventures: the active player chooses first, then the others in turn order,
     # and the markers move at once (101.4). The room abilities then go on the stack in that
