@@ -491,6 +491,15 @@ def test_the_state_based_removal_waits_for_the_last_room_s_ability_to_leave_the_
     ]
 
 
+def test_the_venture_from_the_last_room_needs_a_last_room():
+    # Completing a dungeon doesn't make you venture again; the next venture, not in a dungeon,
+    # starts one: completing (309.7) and starting (701.49a), not the venture from the last
+    # room (701.49c), which the group never names.
+    after = ["complete_dungeon", "dungeon", "venture", "again", "not_in_dungeon", "first_room"]
+    assert [l.rule for l in link.rules_for(after)] == ["309.7", "701.49a"]
+    assert "701.49c" in [l.rule for l in link.rules_for(after + ["last_room"])]
+
+
 def test_the_order_of_choices_brings_in_the_order_of_triggered_abilities_that_follows_it():
     # Each player ventures: the active player chooses first, then the others in turn order,
     # and the markers move at once (101.4). The room abilities then go on the stack in that
