@@ -476,21 +476,6 @@ def test_players_venturing_in_turn_order_is_about_the_order_not_the_venture():
     assert "701.49a" not in in_turn
 
 
-def test_the_state_based_removal_waits_for_the_last_room_s_ability_to_leave_the_stack():
-    # Venturing from the last room while its ability is still on the stack removes the
-    # dungeon at once: 701.49c (and 309.5b), not the state-based action (309.6, 704.5t),
-    # which removes it only once that ability has left the stack.
-    venturing = ["venture", "dungeon", "last_room", "room", "room_ability", "stack"]
-    venturing += ["remove_from_game", "venture_marker", "first_room", "outside_game"]
-    assert [l.rule for l in link.rules_for(venturing)] == ["309.5b", "701.49c"]
-    waiting = ["dungeon", "last_room", "room", "room_ability", "stack", "remove_from_game"]
-    assert [l.rule for l in link.rules_for(waiting + ["leave_stack"])] == ["309.6", "704.5t"]
-    assert [l.rule for l in link.rules_for(waiting + ["state_based_action"])] == [
-        "309.6",
-        "704.5t",
-    ]
-
-
 def test_the_venture_from_the_last_room_needs_a_last_room():
     # Completing a dungeon doesn't make you venture again; the next venture, not in a dungeon,
     # starts one: completing (309.7) and starting (701.49a), not the venture from the last
