@@ -130,7 +130,7 @@ def test_unlinked_groups_say_why(examples_db):
     assert len(reasons) == 3 and len(lines) == 3
     assert all(f"link: {gid}: no rule ({reason})" in lines for gid, reason in reasons.items())
     # The emblem names the command zone and permanents, as dungeons do: not enough.
-    assert any("closest: 309.2c, which names no concept of dungeons" in r for r in reasons.values())
+    assert any("closest: 309.2b, which names no concept of dungeons" in r for r in reasons.values())
     assert all("which is not enough for any carried rule" in r for r in reasons.values())
 
 
@@ -771,3 +771,17 @@ def test_evidence_surfaces_are_each_languages_first_ruling_s(copies_db):
     assert sorted(map(repr, copies_db.query("SELECT * FROM group_rules"))) == sorted(
         map(repr, rows)
     )
+
+
+def test_a_dungeon_that_no_effect_can_exile_is_not_a_player_leaving_the_game():
+    # 309.2c: a dungeon card leaves the command zone only as it leaves the game, so no effect
+    # exiles it. A ruling saying so names exile and leaving the game, as 800.4a does (a player
+    # who leaves takes their objects along; what they control is exiled), but it is 309.2c's.
+    found = ["dungeon", "permanent", "cast", "command_zone", "leave_game", "exile", "ability"]
+    fates = {f.rule: f for f in scoring.decide(found)}
+    assert fates["309.2c"].linked and "exile" in fates["309.2c"].link.concepts
+    assert not fates["800.4a"].linked and fates["800.4a"].by == "309.2c"
+    # A player who leaves the game with their dungeon is still 800.4a's.
+    leaving = ["dungeon", "command_zone", "leave_game", "room_ability", "stack", "ability"]
+    leaving += ["triggered_ability", "cease_to_exist"]
+    assert "800.4a" in [l.rule for l in link.rules_for(leaving)]
