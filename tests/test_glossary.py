@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -609,6 +610,10 @@ NEAR_MISSES = [
     ("leave_game", "de", "scheidet ein Spieler aus der Partie aus", "ein Spieler scheitert"),
     ("choose_order", "ru", "выбирает, в каком порядке положить их", "выбирает, какую цель"),
     ("choose_order", "es", "elige en qué orden se ponen", "elige qué objetivo"),
+    # The order of triggers said as "in any order you choose"; cards put in any order are not.
+    ("choose_order", "en", "on the stack in any order it chooses", "the cards in any order"),
+    ("choose_order", "ru", "в стек в любом порядке по своему выбору", "в любом порядке"),
+    ("choose_order", "de", "in beliebiger Reihenfolge auf den Stapel", "in beliebiger Reihenfolge"),
     ("no_legal_target", "ru", "нельзя выбрать допустимую цель", "можно выбрать допустимую цель"),
     (
         "no_legal_target",
@@ -863,3 +868,15 @@ def test_shortcuts_find_exactly_what_scanning_finds(g, data):
         )
         == expected
     )
+
+
+def _audited_pairs() -> list[tuple[str, str, str, str]]:
+    path = Path(__file__).parent / "data" / "glossary" / "near_misses.tsv"
+    rows = path.read_text(encoding="utf-8").splitlines()
+    return [tuple(row.split("\t")) for row in rows if row and not row.startswith("#")]
+
+
+@pytest.mark.parametrize("lang, concept, names, near", _audited_pairs())
+def test_the_audited_wordings_are_found_and_their_near_ones_are_not(g, lang, concept, names, near):
+    assert concept in g.concept_ids(names, lang)
+    assert concept not in g.concept_ids(near, lang)
