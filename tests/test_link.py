@@ -785,3 +785,17 @@ def test_a_dungeon_that_no_effect_can_exile_is_not_a_player_leaving_the_game():
     leaving = ["dungeon", "command_zone", "leave_game", "room_ability", "stack", "ability"]
     leaving += ["triggered_ability", "cease_to_exist"]
     assert "800.4a" in [l.rule for l in link.rules_for(leaving)]
+
+
+def test_a_team_ordering_its_triggers_is_805_7_not_603_3b():
+    # With shared team turns the active team puts its triggers on the stack first, its members
+    # choosing their order together (805.7 in 603.3b's place): a ruling saying so names the
+    # order chosen, as 603.3b's do, and the team's turn.
+    found = ["two_headed_giant", "team", "active_team", "room_ability", "room", "ability"]
+    found += ["triggered_ability", "stack", "simultaneously", "choose_order", "control"]
+    fates = {f.rule: f for f in scoring.decide(found)}
+    assert fates["805.7"].linked
+    assert fates["603.3b"].kind == "refused" and fates["603.3b"].gate["concepts"] == ["active_team"]
+    # Without the team's turn the order is 603.3b's.
+    plain = [c for c in found if c not in ("two_headed_giant", "team", "active_team")]
+    assert "603.3b" in [l.rule for l in link.rules_for(plain + ["active_player"])]
