@@ -610,6 +610,13 @@ NEAR_MISSES = [
     ("leave_game", "de", "scheidet ein Spieler aus der Partie aus", "ein Spieler scheitert"),
     ("choose_order", "ru", "выбирает, в каком порядке положить их", "выбирает, какую цель"),
     ("choose_order", "es", "elige en qué orden se ponen", "elige qué objetivo"),
+    # "Одновременно ... только один" is "only one at a time", not two things at once.
+    (
+        "simultaneously",
+        "ru",
+        "обе способности срабатывают одновременно",
+        "одновременно инициативой может обладать только один игрок",
+    ),
     # The order of triggers said as "in any order you choose"; cards put in any order are not.
     ("choose_order", "en", "on the stack in any order it chooses", "the cards in any order"),
     ("choose_order", "ru", "в стек в любом порядке по своему выбору", "в любом порядке"),
