@@ -610,6 +610,10 @@ NEAR_MISSES = [
     ("leave_game", "de", "scheidet ein Spieler aus der Partie aus", "ein Spieler scheitert"),
     ("choose_order", "ru", "выбирает, в каком порядке положить их", "выбирает, какую цель"),
     ("choose_order", "es", "elige en qué orden se ponen", "elige qué objetivo"),
+    # Conceding the game, not granting control; resolving, not resolutely.
+    ("concede", "es", "si un jugador concede, su equipo", "le concede el control de la criatura"),
+    ("concede", "it", "se un giocatore concede la partita", "gli concede il controllo"),
+    ("resolve", "fr", "une fois la capacité résolue", "le joueur est résolument en tête"),
     # "Одновременно ... только один" is "only one at a time", not two things at once.
     (
         "simultaneously",
