@@ -79,6 +79,8 @@ class Glossary:
     _by_needle: dict = field(default_factory=dict, repr=False)
     #: (concept, lang) -> its patterns with a gap, longest first (:meth:`shown`).
     _gapped: dict = field(default_factory=dict, repr=False)
+    #: (concept, lang) -> what :meth:`split` says.
+    _split: dict = field(default_factory=dict, repr=False)
 
     @cached_property
     def by_id(self) -> dict[str, Concept]:
@@ -131,7 +133,8 @@ class Glossary:
                     continue
                 regex, needles = self.compiled(concept, code)
                 if needles and aligned:
-                    matches = _matches_at(regex, text, _positions(lowered, needles))
+                    positions = _positions(lowered, needles)
+                    matches = _matches_at(self.split(concept, code), text, positions)
                 else:
                     matches = regex.finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
@@ -144,21 +147,22 @@ class Glossary:
         (a needle is shared by several concepts, and testing it is cheaper than a loop)."""
         by_needle, always, checked = self._needles(code)
         found = set(always)
-        for needle, indexes in by_needle.items():
+        for needle, indexes in by_needle:
             if needle in lowered:
                 found.update(indexes)
         # A needle common in running text ("no", "la", "dungeon") is in most texts: another
         # word of the pattern, which any match holds too, must be there as well ("no monarch").
-        for needle, index, words in checked:
-            if index not in found and needle in lowered and any(w in lowered for w in words):
-                found.add(index)
+        # That word is the rarer, so it is tested first, and once for all its patterns.
+        for word, pairs in checked:
+            if word in lowered:
+                found.update(i for needle, i in pairs if i not in found and needle in lowered)
         return found
 
-    def _needles(self, code: str) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple]:
-        """({needle: indexes of the concepts it finds}, indexes of the concepts whose patterns
-        in ``code`` have no needle, [(needle, index of a concept it finds only when one of
-        these other words of its patterns is in the text too, words)]), from
-        :meth:`compiled` and the patterns, once per language."""
+    def _needles(self, code: str) -> tuple[tuple, tuple[int, ...], tuple]:
+        """(((needle, indexes of the concepts it finds), ...), indexes of the concepts whose
+        patterns in ``code`` have no needle, ((word, ((needle, index of a concept that needle
+        finds only when that other word of one of its patterns is in the text too), ...)),
+        ...)), from :meth:`compiled` and the patterns, once per language."""
         cached = self._by_needle.get(code)
         if cached is None:
             found: dict[str, dict[int, set[str]]] = {}
@@ -179,16 +183,16 @@ class Glossary:
                 needle: tuple(i for i, words in by.items() if "" in words)
                 for needle, by in found.items()
             }
-            checked = tuple(
-                (needle, i, tuple(sorted(words)))
-                for needle, by in found.items()
-                for i, words in by.items()
-                if "" not in words
-            )
+            checked: dict[str, list[tuple[str, int]]] = {}
+            for needle, by in found.items():
+                for i, words in by.items():
+                    if "" not in words:
+                        for word in sorted(words):
+                            checked.setdefault(word, []).append((needle, i))
             cached = (
-                {needle: plain for needle, plain in by_needle.items() if plain},
+                tuple((needle, plain) for needle, plain in by_needle.items() if plain),
                 tuple(always),
-                checked,
+                tuple((word, tuple(pairs)) for word, pairs in checked.items()),
             )
             self._by_needle[code] = cached
         return cached
@@ -231,37 +235,66 @@ class Glossary:
                 if forms
                 else None
             )
-            needles = [patterns.needle(p) for p in forms]
-            self._regex[key] = (regex, () if not all(needles) else tuple(set(needles)))
+            needles = {patterns.needle(p) for p in forms}
+            # A needle another one starts ("aventur" of "aventurez") finds its places too.
+            least = tuple(
+                n for n in needles if not any(n.startswith(m) and n != m for m in needles)
+            )
+            self._regex[key] = (regex, () if "" in needles else least)
         return self._regex[key]
 
+    def split(self, concept: Concept, lang: str) -> dict:
+        """{needle of :meth:`compiled`: the regex of the concept's patterns in ``lang`` whose
+        own needle starts with it}, in :meth:`compiled`'s order (longest pattern first): where
+        that needle starts, no other pattern can match."""
+        key = (concept.id, lang)
+        if key not in self._split:
+            forms = sorted(concept.patterns(lang), key=len, reverse=True)
+            needles = self.compiled(concept, lang)[1]
+            by_needle = {
+                needle: re.compile(
+                    "|".join(
+                        f"(?:{patterns.compile_pattern(p)})"
+                        for p in forms
+                        if patterns.needle(p).startswith(needle)
+                    ),
+                    re.IGNORECASE,
+                )
+                for needle in needles
+            }
+            self._split[key] = by_needle
+        return self._split[key]
 
-def _positions(lowered: str, needles: tuple[str, ...]) -> list[int]:
-    """Where any needle starts in the lowercased text, in order."""
-    found = set()
+
+def _positions(lowered: str, needles: tuple[str, ...]) -> list[tuple[int, str]]:
+    """Where any needle starts in the lowercased text, in order, with that needle (one at a
+    place: none of :meth:`Glossary.compiled`'s needles starts another)."""
+    found = []
     for needle in needles:
         at = lowered.find(needle)
         while at >= 0:
-            found.add(at)
+            found.append((at, needle))
             at = lowered.find(needle, at + 1)
     return sorted(found)
 
 
-def _matches_at(regex, text: str, positions: list[int]):
-    """What ``regex.finditer(text)`` yields, trying only ``positions``.
+def _matches_at(by_needle: dict, text: str, positions: list[tuple[int, str]]):
+    """What the concept's regex's ``finditer(text)`` yields, trying only ``positions``.
 
     Every alternative of a concept's regex starts with one of its needles, so a match can only
-    start where a needle does; like finditer, a match resumes the scan at its end.
+    start where a needle does, and only the alternatives of that needle can match there
+    (``by_needle``, :meth:`Glossary.split`: a concept with forty patterns tries the few that
+    start with that word); like finditer, a match resumes the scan at its end.
     """
     end = 0
-    for at in positions:
+    for at, needle in positions:
         if at < end:
             continue
         # Every pattern starts with (?<!\w): a needle inside a word ("lo" in "dello") starts
         # no match, and this test is cheaper than the regex's.
         if at and (text[at - 1].isalnum() or text[at - 1] == "_"):
             continue
-        m = regex.match(text, at)
+        m = by_needle[needle].match(text, at)
         if m:
             yield m
             end = m.end() if m.end() > at else at + 1
