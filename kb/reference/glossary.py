@@ -79,6 +79,8 @@ class Glossary:
     _by_needle: dict = field(default_factory=dict, repr=False)
     #: (concept, lang) -> its patterns with a gap, longest first (:meth:`shown`).
     _gapped: dict = field(default_factory=dict, repr=False)
+    #: (concept, lang) -> what :meth:`needles` says.
+    _least: dict = field(default_factory=dict, repr=False)
     #: (concept, lang) -> what :meth:`split` says.
     _split: dict = field(default_factory=dict, repr=False)
 
@@ -131,12 +133,11 @@ class Glossary:
             for code, among in zip(codes, candidates):
                 if index not in among:
                     continue
-                regex, needles = self.compiled(concept, code)
-                if needles and aligned:
-                    positions = _positions(lowered, needles)
-                    matches = _matches_at(self.split(concept, code), text, positions)
+                if self.needles(concept, code) and aligned:
+                    by_needle = self.split(concept, code)
+                    matches = _matches_at(by_needle, text, _positions(lowered, by_needle))
                 else:
-                    matches = regex.finditer(text)
+                    matches = self.compiled(concept, code)[0].finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
         return tuple(sorted(yielded(found, self.by_id), key=lambda m: (m.start, -m.end, m.concept)))
@@ -168,10 +169,9 @@ class Glossary:
             found: dict[str, dict[int, set[str]]] = {}
             always: list[int] = []
             for index, concept in enumerate(self.concepts):
-                regex, needles = self.compiled(concept, code)
-                if regex is None:
+                if not concept.patterns(code):
                     continue
-                if not needles:
+                if not self.needles(concept, code):
                     always.append(index)
                     continue
                 for pattern in concept.patterns(code):
@@ -235,13 +235,19 @@ class Glossary:
                 if forms
                 else None
             )
-            needles = {patterns.needle(p) for p in forms}
-            # A needle another one starts ("aventur" of "aventurez") finds its places too.
-            least = tuple(
-                n for n in needles if not any(n.startswith(m) and n != m for m in needles)
-            )
-            self._regex[key] = (regex, () if "" in needles else least)
+            self._regex[key] = (regex, self.needles(concept, lang))
         return self._regex[key]
+
+    def needles(self, concept: Concept, lang: str) -> tuple[str, ...]:
+        """:meth:`compiled`'s needles, without compiling (the regexes a text needs are
+        compiled when it needs them: :meth:`split`'s, by needle, most of all)."""
+        key = (concept.id, lang)
+        if key not in self._least:
+            found = {patterns.needle(p) for p in concept.patterns(lang)}
+            # A needle another one starts ("aventur" of "aventurez") finds its places too.
+            least = tuple(n for n in found if not any(n.startswith(m) and n != m for m in found))
+            self._least[key] = () if "" in found else least
+        return self._least[key]
 
     def split(self, concept: Concept, lang: str) -> dict:
         """{needle of :meth:`compiled`: the regex of the concept's patterns in ``lang`` whose
@@ -250,27 +256,29 @@ class Glossary:
         key = (concept.id, lang)
         if key not in self._split:
             forms = sorted(concept.patterns(lang), key=len, reverse=True)
-            needles = self.compiled(concept, lang)[1]
-            by_needle = {
-                needle: re.compile(
-                    "|".join(
-                        f"(?:{patterns.compile_pattern(p)})"
-                        for p in forms
-                        if patterns.needle(p).startswith(needle)
-                    ),
-                    re.IGNORECASE,
+            needles = self.needles(concept, lang)
+            by_needle = {}
+            for needle in needles:
+                mine = [p for p in forms if patterns.needle(p).startswith(needle)]
+                words = {patterns.longest(p, patterns.needle(p)) for p in mine}
+                by_needle[needle] = (
+                    re.compile("|".join(f"(?:{patterns.compile_pattern(p)})" for p in mine), re.I),
+                    # A match holds its pattern's rarer word: without one of them in the text,
+                    # a needle as common as "la" or "die" need not be looked for at all.
+                    () if "" in words else tuple(sorted(words)),
                 )
-                for needle in needles
-            }
             self._split[key] = by_needle
         return self._split[key]
 
 
-def _positions(lowered: str, needles: tuple[str, ...]) -> list[tuple[int, str]]:
-    """Where any needle starts in the lowercased text, in order, with that needle (one at a
-    place: none of :meth:`Glossary.compiled`'s needles starts another)."""
+def _positions(lowered: str, by_needle: dict) -> list[tuple[int, str]]:
+    """Where any needle of ``by_needle`` (:meth:`Glossary.split`) whose patterns may match
+    starts in the lowercased text, in order, with that needle (one at a place: none of
+    :meth:`Glossary.compiled`'s needles starts another)."""
     found = []
-    for needle in needles:
+    for needle, (_, words) in by_needle.items():
+        if words and not any(w in lowered for w in words):
+            continue
         at = lowered.find(needle)
         while at >= 0:
             found.append((at, needle))
@@ -294,7 +302,7 @@ def _matches_at(by_needle: dict, text: str, positions: list[tuple[int, str]]):
         # no match, and this test is cheaper than the regex's.
         if at and (text[at - 1].isalnum() or text[at - 1] == "_"):
             continue
-        m = by_needle[needle].match(text, at)
+        m = by_needle[needle][0].match(text, at)
         if m:
             yield m
             end = m.end() if m.end() > at else at + 1
