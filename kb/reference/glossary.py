@@ -126,7 +126,8 @@ class Glossary:
         codes = (lang, *also)
         # Most concepts are absent from a text: only those of which the text holds a needle
         # (or that have none) are matched, in glossary order.
-        candidates = [self._candidates(code, lowered) for code in codes]
+        rare = patterns.spaced(lowered)
+        candidates = [self._candidates(code, lowered, rare) for code in codes]
         for index in sorted(set().union(*candidates)):
             concept = self.concepts[index]
             spans: list[Match] = []
@@ -135,14 +136,15 @@ class Glossary:
                     continue
                 if self.needles(concept, code) and aligned:
                     by_needle = self.split(concept, code)
-                    matches = _matches_at(by_needle, text, _positions(lowered, by_needle))
+                    positions = _positions(lowered, rare, by_needle)
+                    matches = _matches_at(by_needle, text, positions)
                 else:
                     matches = self.compiled(concept, code)[0].finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
         return tuple(sorted(yielded(found, self.by_id), key=lambda m: (m.start, -m.end, m.concept)))
 
-    def _candidates(self, code: str, lowered: str) -> set[int]:
+    def _candidates(self, code: str, lowered: str, rare: str) -> set[int]:
         """The indexes of the concepts with patterns in ``code`` that may match ``lowered``: one
         of their needles is in it, or they have none. One test per needle, not per concept
         (a needle is shared by several concepts, and testing it is cheaper than a loop)."""
@@ -155,7 +157,7 @@ class Glossary:
         # word of the pattern, which any match holds too, must be there as well ("no monarch").
         # That word is the rarer, so it is tested first, and once for all its patterns.
         for word, pairs in checked:
-            if word in lowered:
+            if word in rare:
                 found.update(i for needle, i in pairs if i not in found and needle in lowered)
         return found
 
@@ -271,13 +273,13 @@ class Glossary:
         return self._split[key]
 
 
-def _positions(lowered: str, by_needle: dict) -> list[tuple[int, str]]:
+def _positions(lowered: str, rare: str, by_needle: dict) -> list[tuple[int, str]]:
     """Where any needle of ``by_needle`` (:meth:`Glossary.split`) whose patterns may match
     starts in the lowercased text, in order, with that needle (one at a place: none of
     :meth:`Glossary.compiled`'s needles starts another)."""
     found = []
     for needle, (_, words) in by_needle.items():
-        if words and not any(w in lowered for w in words):
+        if words and not any(w in rare for w in words):
             continue
         at = lowered.find(needle)
         while at >= 0:

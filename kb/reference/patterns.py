@@ -142,12 +142,35 @@ def needle(pattern: str) -> str:
 
 
 def longest(pattern: str, first: str) -> str:
-    """The longest literal part of another word of ``pattern`` than its first, if it has three
-    letters or more, else '': every match holds it, wherever it stands. A first word common
-    in running text ("dungeon" in "dungeon* to start", "la" in "la complet*") then finds the
-    concept only in the texts that hold the rarer word too."""
-    found = max(_literals(pattern)[1:], key=len, default="")
+    """The longest literal run of ``pattern`` (words in a row, no gap between them, up to a
+    stem's * or an apostrophe), lowercased, one space between its words, if it has three
+    letters or more and is not ``first`` alone, else '': every match holds it, as a text whose
+    whitespace is made single spaces (:func:`spaced`) shows it. A first word common in running
+    text ("in" in "in das verlies vor*", "la" in "la complet*") then finds the concept only in
+    the texts that hold the rarer words too.
+
+    >>> longest("in das verlies vor*", "in"), longest("sich ~ vorwag*", "sich")
+    ('in das verlies vor', 'vorwag')
+    """
+    runs: list[list[str]] = []
+    run: list[str] = []
+    for token in pattern.split():
+        if GAP.fullmatch(token) or token.startswith("!"):
+            runs, run = runs + [run], []
+            continue
+        body, mark = _split_mark(token)
+        literal = re.split("['’]", body.rstrip("*"))[0].lower()
+        run.append(literal)
+        if literal != body.lower() or mark:  # a stem, an apostrophe or a mark ends the run
+            runs, run = runs + [run], []
+    found = max((" ".join(r) for r in runs + [run] if r), key=len, default="")
     return found if len(found) >= 3 and found != first else ""
+
+
+def spaced(lowered: str) -> str:
+    """``lowered`` with each run of whitespace one space (a pattern's space matches any run):
+    where :func:`longest`'s runs are looked for."""
+    return " ".join(lowered.split())
 
 
 def _literals(pattern: str) -> list[str]:
