@@ -799,3 +799,14 @@ def test_a_team_ordering_its_triggers_is_805_7_not_603_3b():
     # Without the team's turn the order is 603.3b's.
     plain = [c for c in found if c not in ("two_headed_giant", "team", "active_team")]
     assert "603.3b" in [l.rule for l in link.rules_for(plain + ["active_player"])]
+
+
+def test_a_trigger_that_waits_for_priority_is_603_3_not_the_order_of_603_3b():
+    # 603.3: a triggered ability goes on the stack the next time a player would receive
+    # priority. A ruling saying an ability that triggered during a spell's resolution waits
+    # names no APNAP order and no choice of order: 603.3's, not 603.3b's.
+    waiting = ["ability", "triggered_ability", "resolve", "stack", "priority"]
+    assert [l.rule for l in link.rules_for(waiting)] == ["603.3"]
+    # Choosing the order of several triggers, player by player, is 603.3b's.
+    ordered = waiting + ["choose_order", "active_player", "nonactive_player"]
+    assert "603.3b" in [l.rule for l in link.rules_for(ordered)]

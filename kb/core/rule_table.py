@@ -170,6 +170,13 @@ TABLE: tuple[Rule, ...] = (
         "turns.apnap_groups",
     ),
     rule(
+        "603.3",
+        "Triggers wait for priority",
+        "A triggered ability goes on the stack the next time a player would receive priority, "
+        "not as it triggers.",
+        "stack.put_pending_on_stack",
+    ),
+    rule(
         "603.3b",
         "Triggers onto the stack",
         "Waiting triggers go on the stack player by "
