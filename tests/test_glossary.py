@@ -836,7 +836,7 @@ def _scan_everything(g, text: str, lang: str, also: tuple[str, ...]) -> list[tup
     for concept in g.concepts:
         spans = []
         for code in (lang, *also):
-            regex, _ = g.compiled(concept, code)
+            regex = g.compiled(concept, code)
             if regex is not None:
                 spans += [
                     glossary.Match(concept.id, m.start(), m.end(), m.group(0), code)

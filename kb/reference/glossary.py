@@ -139,7 +139,7 @@ class Glossary:
                     positions = _positions(lowered, rare, by_needle)
                     matches = _matches_at(by_needle, text, positions)
                 else:
-                    matches = self.compiled(concept, code)[0].finditer(text)
+                    matches = self.compiled(concept, code).finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
         return tuple(sorted(yielded(found, self.by_id), key=lambda m: (m.start, -m.end, m.concept)))
@@ -165,7 +165,7 @@ class Glossary:
         """(((needle, indexes of the concepts it finds), ...), indexes of the concepts whose
         patterns in ``code`` have no needle, ((word, ((needle, index of a concept that needle
         finds only when that other word of one of its patterns is in the text too), ...)),
-        ...)), from :meth:`compiled` and the patterns, once per language."""
+        ...)), from :meth:`needles` and the patterns, once per language."""
         cached = self._by_needle.get(code)
         if cached is None:
             found: dict[str, dict[int, set[str]]] = {}
@@ -221,28 +221,19 @@ class Glossary:
         return {m.concept for m in self.find(text, lang, also)}
 
     def compiled(self, concept: Concept, lang: str):
-        """(regex or None, needles): the needles are literal lowercase parts one of which any
-        match contains; empty when some pattern has none (then the regex always runs)."""
+        """The regex of the concept's patterns in ``lang`` (None when it has none), longest
+        pattern first: what a text without :meth:`needles` is searched with."""
         key = (concept.id, lang)
         if key not in self._regex:
             forms = concept.patterns(lang)
-            regex = (
-                re.compile(
-                    "|".join(
-                        f"(?:{patterns.compile_pattern(p)})"
-                        for p in sorted(forms, key=len, reverse=True)
-                    ),
-                    re.IGNORECASE,
-                )
-                if forms
-                else None
-            )
-            self._regex[key] = (regex, self.needles(concept, lang))
+            self._regex[key] = _union(sorted(forms, key=len, reverse=True)) if forms else None
         return self._regex[key]
 
     def needles(self, concept: Concept, lang: str) -> tuple[str, ...]:
-        """:meth:`compiled`'s needles, without compiling (the regexes a text needs are
-        compiled when it needs them: :meth:`split`'s, by needle, most of all)."""
+        """The literal lowercase starts one of which any match of the concept in ``lang``
+        begins with, none of them another's start; empty when some pattern has none (then the
+        whole regex, :meth:`compiled`, runs). Computed without compiling: a text's regexes
+        are compiled when it needs them (:meth:`split`'s, by needle, most of all)."""
         key = (concept.id, lang)
         if key not in self._least:
             found = {patterns.needle(p) for p in concept.patterns(lang)}
@@ -252,9 +243,9 @@ class Glossary:
         return self._least[key]
 
     def split(self, concept: Concept, lang: str) -> dict:
-        """{needle of :meth:`compiled`: the regex of the concept's patterns in ``lang`` whose
-        own needle starts with it}, in :meth:`compiled`'s order (longest pattern first): where
-        that needle starts, no other pattern can match."""
+        """{needle of :meth:`needles`: (the regex of the concept's patterns in ``lang`` whose
+        own needle starts with it, in :meth:`compiled`'s order (longest pattern first), and
+        their rarer words)}: where that needle starts, no other pattern can match."""
         key = (concept.id, lang)
         if key not in self._split:
             forms = sorted(concept.patterns(lang), key=len, reverse=True)
@@ -264,7 +255,7 @@ class Glossary:
                 mine = [p for p in forms if patterns.needle(p).startswith(needle)]
                 words = {patterns.longest(p, patterns.needle(p)) for p in mine}
                 by_needle[needle] = (
-                    re.compile("|".join(f"(?:{patterns.compile_pattern(p)})" for p in mine), re.I),
+                    _union(mine),
                     # A match holds its pattern's rarer word: without one of them in the text,
                     # a needle as common as "la" or "die" need not be looked for at all.
                     () if "" in words else tuple(sorted(words)),
@@ -273,10 +264,15 @@ class Glossary:
         return self._split[key]
 
 
+def _union(forms: list[str]):
+    """One regex finding any of ``forms`` (glossary patterns), tried in their order."""
+    return re.compile("|".join(f"(?:{patterns.compile_pattern(p)})" for p in forms), re.I)
+
+
 def _positions(lowered: str, rare: str, by_needle: dict) -> list[tuple[int, str]]:
     """Where any needle of ``by_needle`` (:meth:`Glossary.split`) whose patterns may match
     starts in the lowercased text, in order, with that needle (one at a place: none of
-    :meth:`Glossary.compiled`'s needles starts another)."""
+    :meth:`Glossary.needles` starts another)."""
     found = []
     for needle, (_, words) in by_needle.items():
         if words and not any(w in rare for w in words):

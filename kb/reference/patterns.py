@@ -159,7 +159,7 @@ def longest(pattern: str, first: str) -> str:
             runs, run = runs + [run], []
             continue
         body, mark = _split_mark(token)
-        literal = re.split("['’]", body.rstrip("*"))[0].lower()
+        literal = _literal(body)
         run.append(literal)
         if literal != body.lower() or mark:  # a stem, an apostrophe or a mark ends the run
             runs, run = runs + [run], []
@@ -176,4 +176,9 @@ def spaced(lowered: str) -> str:
 def _literals(pattern: str) -> list[str]:
     """Each word's literal part, lowercased: before a stem's * and before any apostrophe."""
     words = [w for w in pattern.split() if not GAP.fullmatch(w) and not w.startswith("!")]
-    return [re.split("['’]", _split_mark(w)[0].rstrip("*"))[0].lower() for w in words]
+    return [_literal(_split_mark(w)[0]) for w in words]
+
+
+def _literal(word: str) -> str:
+    """A word's literal part, lowercased: before a stem's * and before any apostrophe."""
+    return re.split("['’]", word.rstrip("*"))[0].lower()
