@@ -519,6 +519,8 @@ def test_unchanged_search_chunks_are_the_previous_builds_files(blocked, monkeypa
     # were linked without them.
     assert updates[0] is not None  # (else the site is built as from scratch)
     assert 0 < len(made) <= 2 * search_index.DOCS_PER_CHUNK * len(updates[0])
+    pages = {f"ruling/{group.replace('.', '-')}-" for group in updates[0]}
+    assert all(any(url.startswith(page) for page in pages) for _, url in made)
     chunks = sorted((blocked / "out" / "site" / "search" / "d").glob("*.js"))
     same = {p.name: p.read_bytes() == kept[f"d/{p.name}"] for p in chunks}
     linked = {
