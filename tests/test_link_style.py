@@ -19,7 +19,7 @@ import yaml
 from link_corpus import build, write_rulings
 
 from kb import align, link
-from kb.link import reasons, scoring
+from kb.link import gates, reasons, scoring
 
 STYLE = yaml.safe_load(
     (Path(__file__).parent / "data" / "links" / "rulings_style.yaml").read_text(encoding="utf-8")
@@ -108,9 +108,9 @@ def why_missed(rule: str, votes: dict[str, float]) -> str:
     """Why the linker did not link ``rule`` for a group with ``votes``: a gate, no distinctive
     concept, or another candidate explaining more; and the rule's concepts the group lacks."""
     table = link.evidence_table()
-    mentioned = scoring.mentioned_in(votes)
+    mentioned = gates.mentioned_in(votes)
     lacking = ", ".join(sorted(table.rules[rule].concepts - mentioned)) or "none"
-    found = scoring.gate(rule, mentioned, table)
+    found = gates.gate(rule, mentioned, table)
     if found:
         why = reasons.gate_phrase(found)
     else:

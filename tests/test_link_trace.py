@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from link_corpus import build
 
 from kb import link
 from kb.cli import cli
-from kb.link import scoring
+from kb.link import gates, scoring
 
 ROOT = Path(__file__).parent.parent
 
@@ -57,6 +59,35 @@ def test_each_step_that_drops_a_rule_names_the_rule_that_took_its_place():
     table = link.evidence_table({"726.4"})
     (other,) = scoring.decide({"monarch": 1.0, "leave_game": 1.0}, table=table)
     assert other.kind == "untracked"
+
+
+def test_a_rule_is_dropped_only_for_a_rule_that_is_linked():
+    # How a ruling on the whole venture reads: start a dungeon when in none, else move the
+    # marker on. 309.5a names all 701.49b names and the command zone, and then gives way to
+    # 701.49a (one word of its own, next_room): 701.49b was said to be dropped for it.
+    venture = ["command_zone", "dungeon", "first_room", "move_on", "next_room"]
+    venture += ["not_in_dungeon", "outside_game", "room", "venture", "venture_marker"]
+    decided = fates(venture)
+    assert decided["309.5a"].kind == "outweighed" and not decided["309.5a"].linked
+    # Still one that names less than a rule passing the gates, which need not be linked.
+    assert (decided["701.49b"].kind, decided["701.49b"].by) == ("contained", "309.5a")
+
+
+CONCEPTS = sorted({c for e in link.evidence_table().rules.values() for c in e.concepts})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(CONCEPTS), min_size=2, max_size=12, unique=True))
+def test_every_rule_said_to_take_another_s_place_is_linked(found):
+    decided = scoring.decide(found)
+    linked = {f.rule for f in decided if f.linked}
+    table = link.evidence_table()
+    passing = gates.passing(table.imply(scoring.votes_of(found)), table)
+    for fate in decided:
+        if fate.kind in ("dominated", "outweighed"):
+            assert fate.by in linked, (fate.rule, fate.kind, fate.by, sorted(linked))
+        if fate.kind == "contained":
+            assert fate.by in passing
 
 
 def test_each_fate_reads_as_a_line_a_maintainer_can_act_on():

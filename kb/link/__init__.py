@@ -15,7 +15,8 @@ rule naming its concepts, or the closest rule and what it lacks. The linker neve
 Modules, in the order the data goes through them:
 
 - :mod:`kb.link.evidence`  descriptions and hints -> each rule's concepts and their weights
-- :mod:`kb.link.scoring`   a group's votes -> the rules it explains (gates, strength, score)
+- :mod:`kb.link.gates`     a group's votes -> the rules it may explain (family, designation, hints)
+- :mod:`kb.link.scoring`   those rules -> the ones it explains (strength, score, dominance)
 - :mod:`kb.link.reasons`   why a group has no rule, and what became of each rule it names
 - :mod:`kb.link.stage`     the ``link`` stage and table ``group_rules``; reading links back
 

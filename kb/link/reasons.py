@@ -10,7 +10,7 @@ The reasons, first that applies (``kind``):
   monarch (rule 725), which the core does not carry");
 - ``unnamed``: no carried rule names any concept it names ("no carried rule names team");
 - ``weak``: its concepts are not enough for any carried rule; the closest rule is named with
-  what it lacks (a gate of :func:`kb.link.scoring.gate`; ``distinctive``: one of the rule's
+  what it lacks (a gate of :func:`kb.link.gates.gate`; ``distinctive``: one of the rule's
   own concepts that few rules name; or ``weak``: the group covers less of the rule than
   :data:`kb.link.scoring.WEAKEST`, with that ``score``).
 
@@ -29,15 +29,8 @@ import math
 from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.scoring import (
-    WEAKEST,
-    Fate,
-    gate,
-    link_to,
-    mentioned_in,
-    untracked,
-    votes_of,
-)
+from kb.link.gates import gate, mentioned_in, untracked
+from kb.link.scoring import WEAKEST, Fate, link_to, votes_of
 
 
 def explain(
@@ -107,7 +100,7 @@ def why_unlinked(
 
 
 def gate_phrase(found: dict) -> str:
-    """A refusal (:func:`kb.link.scoring.gate`'s answer) as an English phrase: "needs
+    """A refusal (:func:`kb.link.gates.gate`'s answer) as an English phrase: "needs
     leave_game (hint)"."""
     named = ", ".join(found["concepts"])
     return {

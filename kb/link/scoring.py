@@ -38,6 +38,9 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    Comprehensive Rules do (701.49c's "completes that dungeon (309.7)"), and a rule the group
    only touches never takes the place of one it restates wholly (a ruling on when a dungeon
    is completed says all 309.7 says, and names 701.49c's venture from the last room too).
+   A candidate drops another only if it stays itself: one that step 5 drops in its turn
+   drops none, and those it had dropped are weighed again against the candidates that stay
+   (``kb links --group`` never says a rule gave way to one that is not linked).
 5. **Support.** A candidate the group names by one of its distinctive concepts only (and not
    by one its hint requires) gives way to a rule of its family that the group names by two
    or more and covers more of: "you draw only one card" in a ruling on the monarch's
@@ -67,6 +70,7 @@ from dataclasses import dataclass
 
 from kb.core.rule_history import rule_key
 from kb.link.evidence import EvidenceTable, evidence_table
+from kb.link.gates import gate, mentioned_in, passing, untracked
 
 #: A group restates a rule when it covers at least this share of the rule's weighted evidence.
 RESTATES = 0.5
@@ -74,8 +78,6 @@ RESTATES = 0.5
 #: ruling about another card's ability that says "whether or not anyone is the monarch"): no
 #: link. A ruling about a rule covers a good part of what the rule names.
 WEAKEST = 0.3
-#: A group mentions a concept when at least this share of its languages do.
-MENTIONED = 0.5
 
 
 @dataclass(frozen=True)
@@ -106,58 +108,6 @@ def votes_of(found: Mapping[str, float] | Iterable[str]) -> dict[str, float]:
     if isinstance(found, Mapping):
         return {str(c): float(v) for c, v in found.items()}
     return {str(c): 1.0 for c in found}
-
-
-def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
-    """Which gate refuses ``rule`` for a group mentioning ``mentioned``, or None: {kind,
-    concepts, family}; kind is ``family`` (none of its topic: ``concepts``), ``designation``
-    (it is about ``concepts``, which the group does not name), ``requires`` (its hint needs
-    one of ``concepts``) or ``excludes`` (its hint excludes ``concepts``)."""
-    family = table.family_of(rule)
-    # The family's topic as this rule names it: 309.2c is about dungeon cards, so a ruling on
-    # the initiative that ventures into Undercity (the dungeons' topic too) is not about it.
-    if family:
-        topic = family.topic & table.rules[rule].concepts or family.topic
-        if topic and not topic & mentioned:
-            return {"kind": "family", "concepts": sorted(topic), "family": family.name}
-    missing = table.contrast_of(rule) - mentioned
-    if missing:
-        return {"kind": "designation", "concepts": sorted(missing)}
-    hint = table.hints.get(rule)
-    if hint:
-        for need in hint.requires:
-            if not need & mentioned:
-                return {"kind": "requires", "concepts": sorted(need)}
-        if hint.excludes & mentioned:
-            return {"kind": "excludes", "concepts": sorted(hint.excludes & mentioned)}
-    return None
-
-
-def mentioned_in(votes: Mapping[str, float]) -> set[str]:
-    """The concepts a group mentions: those at least :data:`MENTIONED` of its languages name."""
-    return {c for c, share in votes.items() if share >= MENTIONED}
-
-
-def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[str, str]]:
-    """(concept, rule section) of the designations the group mentions whose rules the core
-    does not carry: such a group is about something else, and gets no link at all."""
-    out = []
-    for concept in sorted(mentioned_in(votes) & set(table.sections)):
-        section = table.sections[concept]
-        if not any(r == section or r.startswith(section + ".") for r in table.rules):
-            out.append((concept, section))
-    return out
-
-
-def passing(votes: Mapping[str, float], table: EvidenceTable) -> dict[str, frozenset[str]]:
-    """{rule: the concepts of it the group mentions} of every rule that passes the gates and
-    names something the group mentions, distinctive or not."""
-    mentioned = mentioned_in(votes)
-    return {
-        rule: evidence.concepts & mentioned
-        for rule, evidence in table.rules.items()
-        if evidence.concepts & mentioned and not gate(rule, mentioned, table)
-    }
 
 
 def candidates(
@@ -282,13 +232,38 @@ def decide(
         fates.update({link.rule: Fate(link.rule, "weak", link) for link in links})
         return _ordered(list(fates.values()))
     # A rule the group explains less of than another rule that passes the gates is not the
-    # group's subject, even when the other is no candidate itself (800.4a's, not 309.2b's).
+    # group's subject, even when the other is no candidate itself (800.4a's, not 309.2b's);
+    # a rule dropped only for a candidate that is dropped in its turn is weighed again
+    # against those that stay.
+    standing = links
+    for _ in range(len(links)):
+        dropped, strong = _settle(links, standing, passed, votes, table)
+        if {link.rule for link in strong} == {link.rule for link in standing}:
+            break
+        standing = strong
+    fates.update(dropped)
+    fates.update({link.rule: Fate(link.rule, "linked", link) for link in strong})
+    for link, source in restated(strong, votes, table):
+        fates[link.rule] = Fate(link.rule, "restated", link, source)
+    return _ordered(list(fates.values()))
+
+
+def _settle(
+    links: list[RuleLink],
+    standing: list[RuleLink],
+    passed: Mapping[str, frozenset[str]],
+    votes: Mapping[str, float],
+    table: EvidenceTable,
+) -> tuple[dict[str, Fate], list[RuleLink]]:
+    """Steps 4 and 5 of the module's doc for the candidates ``links``, each dropped only for a
+    rule of ``standing`` (the candidates still kept): ({rule: its fate}, the rules kept)."""
+    fates: dict[str, Fate] = {}
     kept = []
     for link in links:
         over = next(
             (
                 o.rule
-                for o in links
+                for o in standing
                 if _dominates(o, link) and not _spares(o.rule, link, votes, table)
             ),
             None,
@@ -321,10 +296,7 @@ def decide(
             fates[link.rule] = Fate(link.rule, "outweighed", link, over)
         else:
             strong.append(link)
-    fates.update({link.rule: Fate(link.rule, "linked", link) for link in strong})
-    for link, source in restated(strong, votes, table):
-        fates[link.rule] = Fate(link.rule, "restated", link, source)
-    return _ordered(list(fates.values()))
+    return fates, strong
 
 
 def _ordered(fates: list[Fate]) -> list[Fate]:
