@@ -236,6 +236,8 @@ def decide(
     # a rule dropped only for a candidate that is dropped in its turn is weighed again
     # against those that stay.
     standing = links
+    # Each round can only keep rules that an earlier one dropped for a rule now gone, or drop
+    # them again; the bound stops a pair of rounds that undo each other.
     for _ in range(len(links)):
         dropped, strong = _settle(links, standing, passed, votes, table)
         if {link.rule for link in strong} == {link.rule for link in standing}:
