@@ -235,11 +235,15 @@ def decide(
     # group's subject, even when the other is no candidate itself (800.4a's, not 309.2b's);
     # a rule dropped only for a candidate that is dropped in its turn is weighed again
     # against those that stay.
+    # Containment does not depend on which candidates stay: it is settled once.
+    wider = {
+        link.rule: r for link in links if (r := _containing(link, passed, votes, table)) is not None
+    }
     standing = links
     # Each round can only keep rules that an earlier one dropped for a rule now gone, or drop
     # them again; the bound stops a pair of rounds that undo each other.
     for _ in range(len(links)):
-        dropped, strong = _settle(links, standing, passed, votes, table)
+        dropped, strong = _settle(links, standing, wider, votes, table)
         if {link.rule for link in strong} == {link.rule for link in standing}:
             break
         standing = strong
@@ -250,15 +254,34 @@ def decide(
     return _ordered(list(fates.values()))
 
 
-def _settle(
-    links: list[RuleLink],
-    standing: list[RuleLink],
+def _containing(
+    link: RuleLink,
     passed: Mapping[str, frozenset[str]],
     votes: Mapping[str, float],
     table: EvidenceTable,
+) -> str | None:
+    """The first rule passing the gates (``passed``, :func:`passing`) that names all ``link``
+    names and more and does not leave it beside it, or None."""
+    return next(
+        (
+            r
+            for r, named in passed.items()
+            if set(link.concepts) < named and not _spares(r, link, votes, table)
+        ),
+        None,
+    )
+
+
+def _settle(
+    links: list[RuleLink],
+    standing: list[RuleLink],
+    wider: Mapping[str, str],
+    votes: Mapping[str, float],
+    table: EvidenceTable,
 ) -> tuple[dict[str, Fate], list[RuleLink]]:
-    """Steps 4 and 5 of the module's doc for the candidates ``links``, each dropped only for a
-    rule of ``standing`` (the candidates still kept): ({rule: its fate}, the rules kept)."""
+    """Steps 4 and 5 of the module's doc for the candidates ``links``, each dominated only by
+    a rule of ``standing`` (the candidates still kept); ``wider``: {rule: the rule containing
+    it} (:func:`_containing`). ({rule: its fate}, the rules kept)."""
     fates: dict[str, Fate] = {}
     kept = []
     for link in links:
@@ -270,18 +293,10 @@ def _settle(
             ),
             None,
         )
-        wider = next(
-            (
-                r
-                for r, named in passed.items()
-                if set(link.concepts) < named and not _spares(r, link, votes, table)
-            ),
-            None,
-        )
-        if over or wider:
-            fates[link.rule] = Fate(
-                link.rule, "dominated" if over else "contained", link, over or wider
-            )
+        if over:
+            fates[link.rule] = Fate(link.rule, "dominated", link, over)
+        elif link.rule in wider:
+            fates[link.rule] = Fate(link.rule, "contained", link, wider[link.rule])
         else:
             kept.append(link)
     # A rule the group names by one word of its own gives way to a rule of its family that
