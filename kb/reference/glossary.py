@@ -208,7 +208,7 @@ class Glossary:
         gapped = self._gapped.get(key)
         if gapped is None:
             forms = [p for p in self.get(concept_id).patterns(lang) if "~" in p]
-            gapped = self._gapped[key] = tuple(sorted(forms, key=len, reverse=True))
+            gapped = self._gapped[key] = tuple(_longest_first(forms))
         if not gapped:  # most concepts: every match is its words
             return surface
         for pattern in gapped:
@@ -226,7 +226,7 @@ class Glossary:
         key = (concept.id, lang)
         if key not in self._regex:
             forms = concept.patterns(lang)
-            self._regex[key] = _union(sorted(forms, key=len, reverse=True)) if forms else None
+            self._regex[key] = _union(_longest_first(forms)) if forms else None
         return self._regex[key]
 
     def needles(self, concept: Concept, lang: str) -> tuple[str, ...]:
@@ -248,7 +248,7 @@ class Glossary:
         their rarer words)}: where that needle starts, no other pattern can match."""
         key = (concept.id, lang)
         if key not in self._split:
-            forms = sorted(concept.patterns(lang), key=len, reverse=True)
+            forms = _longest_first(concept.patterns(lang))
             needles = self.needles(concept, lang)
             by_needle = {}
             for needle in needles:
@@ -262,6 +262,12 @@ class Glossary:
                 )
             self._split[key] = by_needle
         return self._split[key]
+
+
+def _longest_first(forms) -> list[str]:
+    """Glossary patterns in the order the glossary tries them (its regexes, :meth:`Glossary.shown`):
+    the longest first, so that of two fitting at one place the one saying more wins."""
+    return sorted(forms, key=len, reverse=True)
 
 
 def _union(forms: list[str]):
