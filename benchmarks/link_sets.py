@@ -27,14 +27,27 @@ the set's rules (precision and recall of the second reading against the first: w
 can be expected to reach), the linker against the second reading, and the linker against
 both (a link is right when either reader gives it; recall over the rules both give).
 
+At the end it pools every ruling of the sets measured, dev sets apart from held-out ones
+(a file whose name says ``held-out``): precision, recall and precision against either reader.
+
+To weigh a change to the linker, run the sets with ``--json BEFORE.json`` on the old code
+(each ruling's expected and linked rules, and the fate of every rule its group names, as
+``kb links --group`` gives them), then with ``--against BEFORE.json`` on the new: it prints
+the earlier pooled figures beside today's and each ruling whose links changed, every rule
+added or dropped marked right or wrong. ``--verbose`` and ``--against`` print the rulings of
+dev sets only: a held-out set's misses need ``--show-held-out`` (read its figures, never its
+misses, or it is held out no longer).
+
 It prints figures and never asserts.
 
-    python benchmarks/link_sets.py [SET.yaml ...] [--verbose]
+    python benchmarks/link_sets.py [SET.yaml ...] [--verbose] [--json FILE]
+                                   [--against FILE] [--show-held-out]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 from collections import Counter
@@ -42,7 +55,7 @@ from pathlib import Path
 
 import yaml
 
-from kb import align
+from kb import align, link
 from kb.core import registry
 from kb.reference.glossary import load as load_glossary
 
@@ -51,6 +64,9 @@ SETS = ROOT / "benchmarks" / "link_sets"
 # The sets are in the format of the linker tests' own (tests/data/links/), built the same way.
 sys.path.insert(0, str(ROOT / "tests"))
 from link_corpus import build, write_rulings  # noqa: E402
+
+#: What every ``--json`` row holds (besides ``group``, and ``fates`` when asked).
+ROW_KEYS = {"set", "position", "pool", "text", "rules", "second", "linked"}
 
 FAMILIES = (("725", "monarch"), ("726", "initiative"), ("309", "dungeon"), ("701.49", "dungeon"))
 
@@ -64,9 +80,11 @@ def family(rules: list[str]) -> str:
     return "other" if rules else "none"
 
 
-def linked_rules(data: dict, folder: Path) -> list[list[str]]:
-    """The rules the linker gives each ruling of ``data`` (those of the group holding most of
-    the ruling's texts), in the set's order."""
+def linked_rules(data: dict, folder: Path, fates: bool = False) -> list[dict]:
+    """What the linker gives each ruling of ``data``, in the set's order: {group, linked} (the
+    group holding most of the ruling's texts, and its rules), with ``fates`` also {fates}:
+    the fate of every carried rule naming a concept the group mentions
+    (:func:`kb.link.trace`, what ``kb links --group`` prints)."""
     db, _ = build(folder, write_rulings(folder, data, data["rulings"], "set"))
     where: dict[int, Counter] = {}
     rules_of: dict[str, list[str]] = {}
@@ -74,10 +92,17 @@ def linked_rules(data: dict, folder: Path) -> list[list[str]]:
         rules_of[group["id"]] = sorted(group["rules"])
         for member in group["members"]:
             where.setdefault(member["position"], Counter())[group["id"]] += 1
-    return [
-        rules_of[where[position].most_common(1)[0][0]]
-        for position in range(1, len(data["rulings"]) + 1)
-    ]
+    out = []
+    for position in range(1, len(data["rulings"]) + 1):
+        group = where[position].most_common(1)[0][0]
+        row: dict = {"group": group, "linked": rules_of[group]}
+        if fates:
+            row["fates"] = [
+                {k: fate[k] for k in ("rule", "fate", "by", "score", "why")}
+                for fate in link.trace(db, group)["rules"]
+            ]
+        out.append(row)
+    return out
 
 
 def score(expected: list[list[str]], linked: list[list[str]], carried: set[str]) -> dict:
@@ -149,51 +174,199 @@ def _fmt(value: float | None) -> str:
     return "     —" if value is None else f"{value:6.3f}"
 
 
+def held_out(path: Path) -> bool:
+    """Whether a set is held out (its file name says so): its misses are not to be read."""
+    return "held-out" in path.stem
+
+
+def pooled(records: list[dict]) -> dict[str, dict]:
+    """Figures over every ruling of ``records`` (:func:`main`'s ``--json`` rows), per pool
+    (``dev``: every set not held out; ``held-out``): {pool: {precision, recall, either,
+    right, links, expected}}; ``either``: precision against either reader, over the rulings of
+    sets with a second reading."""
+    tally: dict[str, Counter] = {}
+    for row in records:
+        t = tally.setdefault(row["pool"], Counter())
+        want, got = set(row["rules"]), set(row["linked"])
+        t["right"] += len(want & got)
+        t["links"] += len(got)
+        t["expected"] += len(want)
+        if row["second"] is not None:
+            t["either_right"] += len(got & (want | set(row["second"])))
+            t["either_links"] += len(got)
+
+    def ratio(num: int, den: int) -> float | None:
+        return round(num / den, 3) if den else None
+
+    return {
+        pool: {
+            "precision": ratio(t["right"], t["links"]),
+            "recall": ratio(t["right"], t["expected"]),
+            "either": ratio(t["either_right"], t["either_links"]),
+            "right": t["right"],
+            "links": t["links"],
+            "expected": t["expected"],
+        }
+        for pool, t in sorted(tally.items())
+    }
+
+
+def print_pooled(title: str, figures: dict[str, dict]) -> None:
+    print(f"\n{title}")
+    for pool, f in figures.items():
+        print(
+            f"  {pool:<9} precision {_fmt(f['precision'])} recall {_fmt(f['recall'])} "
+            f"against either reader {_fmt(f['either'])}  ({f['right']} right of {f['links']} "
+            f"links, {f['expected']} expected)"
+        )
+
+
+def changes(before: list[dict], after: list[dict], show_held_out: bool) -> list[str]:
+    """One line per ruling whose links differ between two runs (``--json`` rows, matched by
+    set and position), each rule added or dropped marked right or wrong; a held-out set's
+    rulings only with ``show_held_out`` (a count otherwise)."""
+    earlier = {(row["set"], row["position"]): row for row in before}
+    lines, hidden = [], 0
+    for row in after:
+        old = earlier.get((row["set"], row["position"]))
+        if old is None or old["linked"] == row["linked"]:
+            continue
+        if row["pool"] == "held-out" and not show_held_out:
+            hidden += 1
+            continue
+        want = set(row["rules"])
+        marks = [
+            f"{sign}{rule} ({'right' if (rule in want) == (sign == '+') else 'wrong'})"
+            for sign, rules in (
+                ("+", set(row["linked"]) - set(old["linked"])),
+                ("-", set(old["linked"]) - set(row["linked"])),
+            )
+            for rule in sorted(rules)
+        ]
+        lines.append(
+            f"  {row['set']}#{row['position']}: {' '.join(marks)}; expected {row['rules']}: "
+            f"{row['text'][:80]}..."
+        )
+    if hidden:
+        lines.append(f"  ({hidden} held-out rulings changed: --show-held-out prints them)")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="Compare a change: run with --json BEFORE.json on the old code, then with "
+        "--against BEFORE.json on the new.",
+    )
     parser.add_argument("sets", nargs="*", type=Path, help="YAML sets (default: link_sets/)")
     parser.add_argument("--verbose", action="store_true", help="print each wrong or missed rule")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help="write each ruling's expected and linked rules and every rule's fate to FILE",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="FILE",
+        help="an earlier run's --json: print its pooled figures and each ruling whose links "
+        "changed since",
+    )
+    parser.add_argument(
+        "--show-held-out",
+        action="store_true",
+        help="also print the rulings of held-out sets (with --verbose or --against); by "
+        "default only their figures, so that no one tunes on them",
+    )
     args = parser.parse_args(argv)
+    before = None
+    if args.against:
+        try:
+            before = json.loads(args.against.read_text(encoding="utf-8"))["rulings"]
+            if not all(isinstance(row, dict) and row.keys() >= ROW_KEYS for row in before):
+                raise ValueError
+        except OSError as err:
+            sys.exit(f"link_sets.py: cannot read {args.against}: {err.strerror}")
+        except (ValueError, KeyError, TypeError):  # TypeError: "rulings" is no list
+            sys.exit(f"link_sets.py: {args.against} is not what --json writes")
+    if args.json and not args.json.parent.is_dir():
+        # Before the sets are built, not after: a run takes a while.
+        sys.exit(f"link_sets.py: no folder {args.json.parent} to write {args.json.name} in")
     carried = set(registry.RULES)
+    records: list[dict] = []
     for path in args.sets or sorted(SETS.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        expected = [sorted(r["rules"]) for r in data["rulings"]]
-        with tempfile.TemporaryDirectory() as folder:
-            linked = linked_rules(data, Path(folder))
-        print(f"\n{path.name} ({len(expected)} rulings)")
-        print(
-            f"  {'family':<11} {'rulings':>7} {'links':>5} {'prec':>6} {'recall':>6} "
-            f"{'carried':>7}  negatives unlinked"
+        records += measure(path, carried, args)
+    figures = pooled(records)
+    print_pooled("all the sets' (ruling, rule) pairs together", figures)
+    if before is not None:
+        names = {row["set"] for row in records}
+        print_pooled(
+            f"the same sets in {args.against}",
+            pooled([row for row in before if row["set"] in names]),
         )
-        for name, f in sorted(
-            score(expected, linked, carried).items(), key=lambda kv: (kv[0] == "all", kv[0])
-        ):
-            print(
-                f"  {name:<11} {f['rulings']:>7} {f['links']:>5} {_fmt(f['precision'])} "
-                f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>7}  {f['negatives']}"
-            )
-        split, named, lacking = disagreement(data)
-        print(
-            f"  concepts its languages disagree on: {split} of {named} ruling-concept pairs "
-            f"({split / max(named, 1):.3f}); lacking where every other language names them: "
-            + (", ".join(f"{lang} {n}" for lang, n in sorted(lacking.items()) if n) or "none")
+        print("\nrulings whose links changed since:")
+        print("\n".join(changes(before, records, args.show_held_out)) or "  none")
+    if args.json:
+        args.json.write_text(
+            json.dumps({"pooled": figures, "rulings": records}, ensure_ascii=False, indent=1)
+            + "\n",
+            encoding="utf-8",
         )
-        second = SETS / "second" / path.name
-        if second.exists():
-            seen = yaml.safe_load(second.read_text(encoding="utf-8")) or {}
-            print(
-                readers(
-                    expected,
-                    [sorted(seen.get(i) or []) for i in range(1, len(expected) + 1)],
-                    linked,
-                )
-            )
-        if args.verbose:
-            for position, (want, got) in enumerate(zip(expected, linked), 1):
-                if want != got:
-                    text = data["rulings"][position - 1]["texts"]["en"][:90]
-                    print(f"  #{position} expected {want} linked {got}: {text}...")
     return 0
+
+
+def measure(path: Path, carried: set[str], args: argparse.Namespace) -> list[dict]:
+    """Print one set's figures (and, as asked, its misses); its rulings as ``--json`` rows."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    expected = [sorted(r["rules"]) for r in data["rulings"]]
+    with tempfile.TemporaryDirectory() as folder:
+        found = linked_rules(data, Path(folder), fates=bool(args.json))
+    linked = [row["linked"] for row in found]
+    print(f"\n{path.name} ({len(expected)} rulings)")
+    print(
+        f"  {'family':<11} {'rulings':>7} {'links':>5} {'prec':>6} {'recall':>6} "
+        f"{'carried':>7}  negatives unlinked"
+    )
+    for name, f in sorted(
+        score(expected, linked, carried).items(), key=lambda kv: (kv[0] == "all", kv[0])
+    ):
+        print(
+            f"  {name:<11} {f['rulings']:>7} {f['links']:>5} {_fmt(f['precision'])} "
+            f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>7}  {f['negatives']}"
+        )
+    split, named, lacking = disagreement(data)
+    print(
+        f"  concepts its languages disagree on: {split} of {named} ruling-concept pairs "
+        f"({split / max(named, 1):.3f}); lacking where every other language names them: "
+        + (", ".join(f"{lang} {n}" for lang, n in sorted(lacking.items()) if n) or "none")
+    )
+    second_path = SETS / "second" / path.name
+    second = None
+    if second_path.exists():
+        seen = yaml.safe_load(second_path.read_text(encoding="utf-8")) or {}
+        second = [sorted(seen.get(i) or []) for i in range(1, len(expected) + 1)]
+        print(readers(expected, second, linked))
+    pool = "held-out" if held_out(path) else "dev"
+    if args.verbose and (pool == "dev" or args.show_held_out):
+        for position, (want, got) in enumerate(zip(expected, linked), 1):
+            if want != got:
+                text = data["rulings"][position - 1]["texts"]["en"][:90]
+                print(f"  #{position} expected {want} linked {got}: {text}...")
+    elif args.verbose:
+        print("  (a held-out set: --show-held-out prints its misses)")
+    return [
+        {
+            "set": path.stem,
+            "position": position,
+            "pool": pool,
+            "text": ruling["texts"]["en"],
+            "rules": want,
+            "second": second[position - 1] if second is not None else None,
+            **row,
+        }
+        for position, (ruling, want, row) in enumerate(zip(data["rulings"], expected, found), 1)
+    ]
 
 
 if __name__ == "__main__":
