@@ -156,16 +156,17 @@ def readers(first: list[list[str]], second: list[list[str]], linked: list[list[s
     return "\n".join(f"  {name:<38} precision {p} recall {r}" for name, (p, r) in lines)
 
 
-def _figures(t: Counter) -> dict:
-    def ratio(num: int, den: int) -> float | None:
-        return round(num / den, 3) if den else None
+def _ratio(num: int, den: int) -> float | None:
+    return round(num / den, 3) if den else None
 
+
+def _figures(t: Counter) -> dict:
     return {
         "rulings": t["rulings"],
         "links": t["links"],
-        "precision": ratio(t["right"], t["links"]),
-        "recall": ratio(t["right"], t["expected"]),
-        "recall_carried": ratio(t["right"], t["carried"]),
+        "precision": _ratio(t["right"], t["links"]),
+        "recall": _ratio(t["right"], t["expected"]),
+        "recall_carried": _ratio(t["right"], t["carried"]),
         "negatives": f"{t['negatives_clean']}/{t['negatives']}",
     }
 
@@ -194,15 +195,11 @@ def pooled(records: list[dict]) -> dict[str, dict]:
         if row["second"] is not None:
             t["either_right"] += len(got & (want | set(row["second"])))
             t["either_links"] += len(got)
-
-    def ratio(num: int, den: int) -> float | None:
-        return round(num / den, 3) if den else None
-
     return {
         pool: {
-            "precision": ratio(t["right"], t["links"]),
-            "recall": ratio(t["right"], t["expected"]),
-            "either": ratio(t["either_right"], t["either_links"]),
+            "precision": _ratio(t["right"], t["links"]),
+            "recall": _ratio(t["right"], t["expected"]),
+            "either": _ratio(t["either_right"], t["either_links"]),
             "right": t["right"],
             "links": t["links"],
             "expected": t["expected"],
@@ -248,7 +245,7 @@ def changes(before: list[dict], after: list[dict], show_held_out: bool) -> list[
             f"{row['text'][:80]}..."
         )
     if hidden:
-        lines.append(f"  ({hidden} held-out rulings changed: --show-held-out prints them)")
+        lines.append(f"  held-out rulings changed: {hidden} (--show-held-out prints them)")
     return lines
 
 

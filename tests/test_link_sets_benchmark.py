@@ -66,7 +66,7 @@ def test_changes_mark_each_rule_added_or_dropped_and_hide_held_out_rulings():
     lines = link_sets.changes(before, after, show_held_out=False)
     assert lines[0].startswith("  a-dev#1: +701.49b (right) -309.5a (right);")
     assert lines[1].startswith("  a-dev#2: +725.3 (wrong);")
-    assert lines[2] == "  (1 held-out rulings changed: --show-held-out prints them)"
+    assert lines[2] == "  held-out rulings changed: 1 (--show-held-out prints them)"
     assert len(lines) == 3  # a-dev#3 did not change
     shown = link_sets.changes(before, after, show_held_out=True)
     assert shown[-1].startswith("  c-held-out#1: +309.7 (right);")
