@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-check", action="store_true", help="and the check rows too")
     args = parser.parse_args(argv)
     glossary = load(args.glossary)
-    print(f"{'lang':<5} {'half':<6} {'found':>9} {'recall':>7} {'near misses found':>18}")
+    print(f"{'lang':<12} {'half':<6} {'found':>9} {'recall':>7} {'near misses found':>18}")
     totals: dict[str, list[int]] = {}
     for path in sorted(PROBES.glob("*.yaml")):
         lang, half = path.stem.split("-")
@@ -66,14 +66,14 @@ def main(argv: list[str] | None = None) -> int:
         for i, n in enumerate((found, expected, alarms, near)):
             total[i] += n
         print(
-            f"{lang:<5} {half:<6} {found:>4}/{expected:<4} {found / max(expected, 1):7.3f} "
+            f"{lang:<12} {half:<6} {found:>4}/{expected:<4} {found / max(expected, 1):7.3f} "
             f"{alarms:>11}/{near}"
         )
         if args.verbose and (half == "tune" or args.show_check):
             print("\n".join(wrong))
     for half, (found, expected, alarms, near) in sorted(totals.items()):
         print(
-            f"{'all':<5} {half:<6} {found:>4}/{expected:<4} {found / max(expected, 1):7.3f} "
+            f"{'all':<12} {half:<6} {found:>4}/{expected:<4} {found / max(expected, 1):7.3f} "
             f"{alarms:>11}/{near}"
         )
     return 0

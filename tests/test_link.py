@@ -131,7 +131,12 @@ def test_unlinked_groups_say_why(examples_db):
     assert all(f"link: {gid}: no rule ({reason})" in lines for gid, reason in reasons.items())
     # The emblem names the command zone and permanents, as dungeons do: not enough.
     assert any("closest: 309.2b, which names no concept of dungeons" in r for r in reasons.values())
-    assert all("which is not enough for any carried rule" in r for r in reasons.values())
+    # Monstrous is a designation the core carries no rule of: the group is about it.
+    about = [r for r in reasons.values() if r.startswith("about ")]
+    assert about == ["about monstrous, which the core does not carry"]
+    others = [r for r in reasons.values() if r not in about]
+    assert len(others) == 2
+    assert all("which is not enough for any carried rule" in r for r in others)
 
 
 def test_a_designation_the_core_does_not_carry_is_linked_to_nothing(tmp_path):
@@ -142,6 +147,18 @@ def test_a_designation_the_core_does_not_carry_is_linked_to_nothing(tmp_path):
     assert db["group_rules"].count == 0
     for line in lines:
         assert line.endswith("(about monarch (rule 725), which the core does not carry)")
+
+
+def test_a_designation_with_no_carried_rule_keeps_a_group_from_every_rule():
+    # The words of 309.7 and 701.49 in a ruling about the Ring: no link, and the reason.
+    votes = {"the_ring": 1.0, "venture": 1.0, "dungeon": 1.0, "venture_marker": 1.0}
+    votes["complete_dungeon"] = 1.0
+    assert link.rules_for({k: v for k, v in votes.items() if k != "the_ring"})
+    assert link.rules_for(votes) == []
+    assert link.explain(votes)["designations"] == [["the_ring", None]]
+    assert link.why_unlinked(votes) == "about the_ring, which the core does not carry"
+    # Named by fewer than half of the group's languages, it is a word in passing.
+    assert link.rules_for({**votes, "the_ring": 0.4}) != []
 
 
 def test_reasons_name_what_no_rule_names():

@@ -102,8 +102,9 @@ class EvidenceTable:
     hints: dict[str, Hint] = field(default_factory=dict)
     #: contrast class -> its concepts (the glossary's: the monarch and the initiative).
     contrasts: dict[str, frozenset[str]] = field(default_factory=dict)
-    #: contrast concept -> the rule section it belongs to (the monarch: 725).
-    sections: dict[str, str] = field(default_factory=dict)
+    #: designation -> the rule section it belongs to (the monarch: 725), or None for one the
+    #: glossary gives no section (the core carries none of its rules).
+    sections: dict[str, str | None] = field(default_factory=dict)
     #: concept -> the concepts it says in the rules' own terms (conceding is leaving the game).
     implies: dict[str, frozenset[str]] = field(default_factory=dict)
     #: Concepts a few rules name in passing and none has as its point: never distinctive.
@@ -221,7 +222,7 @@ def build_table(
     for entry in glossary.concepts:
         if entry.contrast:
             contrasts.setdefault(entry.contrast, set()).add(entry.id)
-    sections = {c.id: c.rule for c in glossary.concepts if c.contrast and c.rule}
+    sections = {c.id: c.rule for c in glossary.concepts if (c.contrast and c.rule) or c.designation}
     return EvidenceTable(
         rules,
         weight,

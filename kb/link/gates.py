@@ -52,13 +52,15 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
     return None
 
 
-def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[str, str]]:
-    """(concept, rule section) of the designations the group mentions whose rules the core
-    does not carry: such a group is about something else, and gets no link at all."""
+def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[str, str | None]]:
+    """(concept, rule section or None) of the designations the group mentions whose rules
+    the core does not carry: such a group is about something else, and gets no link at all."""
     out = []
     for concept in sorted(mentioned_in(votes) & set(table.sections)):
         section = table.sections[concept]
-        if not any(r == section or r.startswith(section + ".") for r in table.rules):
+        if section is None or not any(
+            r == section or r.startswith(section + ".") for r in table.rules
+        ):
             out.append((concept, section))
     return out
 

@@ -7,7 +7,8 @@ The reasons, first that applies (``kind``):
 - ``no_rules``: the core carries no rule at all;
 - ``no_concepts``: the group names no concept of the glossary;
 - ``untracked``: it is about a designation whose rules the core does not carry ("about
-  monarch (rule 725), which the core does not carry");
+  monarch (rule 725), which the core does not carry"; "about citys_blessing, which the core
+  does not carry" for one the glossary gives no rule number);
 - ``unnamed``: no carried rule names any concept it names ("no carried rule names team");
 - ``weak``: its concepts are not enough for any carried rule; the closest rule is named with
   what it lacks (a gate of :func:`kb.link.gates.gate`; ``distinctive``: one of the rule's
@@ -88,7 +89,7 @@ def why_unlinked(
         return "names no concept of the glossary"
     if kind == "untracked":
         return "; ".join(
-            f"about {c} (rule {r}), which the core does not carry"
+            f"about {c}{f' (rule {r})' if r else ''}, which the core does not carry"
             for c, r in reason["designations"]
         )
     if kind == "unnamed":

@@ -8,7 +8,8 @@ as in the group's signature.
 For each carried rule (its evidence: :mod:`kb.link.evidence`):
 
 0. A group that mentions a designation whose rules the core does not carry (the glossary's
-   contrast concepts name their section) is about something else: no link at all.
+   contrast concepts name their section; its other designations, the city's blessing or
+   day and night, have none carried) is about something else: no link at all.
 1. **Gates.** The group must mention one concept of the rule's family topic that the rule
    names (any of the topic when it names none); every contrast concept the rule names (the
    monarch, the initiative); whatever the rule's hint requires; and nothing its hint

@@ -56,6 +56,10 @@ class Concept:
     #: Undercity", "aventure" in "marqueur d'aventure"): where a match of theirs overlaps
     #: one of this concept, this one is not found there.
     yields_to: tuple[str, ...] = ()
+    #: A designation a player, a permanent or the game can have (the city's blessing, day and
+    #: night, monstrous): a ruling group that names one whose rules the core does not carry
+    #: (``rule`` not carried, or no ``rule`` given) is about it, and linked to nothing.
+    designation: bool = False
 
     def term(self, lang: str) -> str:
         """The preferred term in ``lang`` (English when the language has none)."""
@@ -391,4 +395,5 @@ def _concept(raw: dict) -> Concept:
         raw.get("rule"),
         forbidden,
         tuple(str(c) for c in raw.get("yields_to") or ()),
+        bool(raw.get("designation", False)),
     )

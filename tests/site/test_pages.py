@@ -248,3 +248,57 @@ def test_a_ruling_on_two_cards_is_shown_once_with_both_and_an_id_for_each(tmp_pa
     for url in urls:
         page, anchor = url.split("#")
         assert f'id="{anchor}"' in (site / "en" / page).read_text(encoding="utf-8"), url
+
+
+#: A ruling about the city's blessing, which the core carries no rule of, on one card per
+#: language (written for this test).
+BLESSING = {
+    "fr": (
+        "Prophète du crépuscule",
+        "Une fois que vous avez la bénédiction de la cité, vous la gardez pour le reste de la "
+        "partie, même si vous contrôlez ensuite moins de dix permanents.",
+    ),
+    "de": (
+        "Prophetin des Zwielichts",
+        "Sobald du den Segen der Stadt hast, behältst du ihn für den Rest der Partie, auch "
+        "wenn du später weniger als zehn bleibende Karten kontrollierst.",
+    ),
+    "es": (
+        "Profeta del crepúsculo",
+        "Una vez que tienes la bendición de la ciudad, la conservas durante el resto de la "
+        "partida, aunque después controles menos de diez permanentes.",
+    ),
+    "it": (
+        "Profeta del Crepuscolo",
+        "Una volta ottenuta la benedizione della città, la mantieni per il resto della "
+        "partita, anche se in seguito controlli meno di dieci permanenti.",
+    ),
+    "ru": (
+        "Пророк сумерек",
+        "Получив благословение города, вы сохраняете его до конца игры, даже если позже "
+        "контролируете менее десяти перманентов.",
+    ),
+}
+
+
+def test_the_unlinked_page_says_which_designation_a_group_is_about(tmp_path):
+    """A designation the core carries no rule of (and the glossary gives no rule number):
+    the maintainers' page says, in the reader's language, that the group is about it."""
+    from kb.pipeline.build import build
+
+    corpus = tmp_path / "rulings"
+    shutil.copytree(CORPUS, corpus)
+    for lang, (card, ruling) in BLESSING.items():
+        (corpus / f"{lang}-blessing.txt").write_text(
+            f"{card}\n\n10/06/2022\n\n{ruling}\n", encoding="utf-8"
+        )
+    build([str(corpus)], tmp_path / "_build")
+    site = tmp_path / "_build" / "site"
+    said = {
+        "en": "About city's blessing, which the core does not carry.",
+        "fr": "Porte sur bénédiction de la cité, que le moteur de règles n’applique pas.",
+        "ru": "Касается понятия «благословение города», которое ядро правил не реализует.",
+    }
+    for ui, sentence in said.items():
+        reasons = [text(p) for p in parse(site / ui / "unlinked.html").iter("p")]
+        assert sentence in reasons, (ui, reasons)
