@@ -151,14 +151,14 @@ def test_a_designation_the_core_does_not_carry_is_linked_to_nothing(tmp_path):
 
 def test_a_designation_with_no_carried_rule_keeps_a_group_from_every_rule():
     # The words of 309.7 and 701.49 in a ruling about the Ring: no link, and the reason.
-    votes = {"the_ring": 1.0, "venture": 1.0, "dungeon": 1.0, "venture_marker": 1.0}
+    votes = {"ring_bearer": 1.0, "venture": 1.0, "dungeon": 1.0, "venture_marker": 1.0}
     votes["complete_dungeon"] = 1.0
-    assert link.rules_for({k: v for k, v in votes.items() if k != "the_ring"})
+    assert link.rules_for({k: v for k, v in votes.items() if k != "ring_bearer"})
     assert link.rules_for(votes) == []
-    assert link.explain(votes)["designations"] == [["the_ring", None]]
-    assert link.why_unlinked(votes) == "about the_ring, which the core does not carry"
+    assert link.explain(votes)["designations"] == [["ring_bearer", None]]
+    assert link.why_unlinked(votes) == "about ring_bearer, which the core does not carry"
     # Named by fewer than half of the group's languages, it is a word in passing.
-    assert link.rules_for({**votes, "the_ring": 0.4}) != []
+    assert link.rules_for({**votes, "ring_bearer": 0.4}) != []
 
 
 def test_reasons_name_what_no_rule_names():
