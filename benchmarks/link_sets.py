@@ -164,6 +164,8 @@ def _figures(t: Counter) -> dict:
     return {
         "rulings": t["rulings"],
         "links": t["links"],
+        "right": t["right"],
+        "expected": t["expected"],
         "precision": _ratio(t["right"], t["links"]),
         "recall": _ratio(t["right"], t["expected"]),
         "recall_carried": _ratio(t["right"], t["carried"]),
@@ -182,30 +184,28 @@ def held_out(path: Path) -> bool:
 
 def pooled(records: list[dict]) -> dict[str, dict]:
     """Figures over every ruling of ``records`` (:func:`main`'s ``--json`` rows), per pool
-    (``dev``: every set not held out; ``held-out``): {pool: {precision, recall, either,
-    right, links, expected}}; ``either``: precision against either reader, over the rulings of
-    sets with a second reading."""
-    tally: dict[str, Counter] = {}
+    (``dev``: every set not held out; ``held-out``), counted as :func:`score` counts a set:
+    {pool: {precision, recall, either, right, links, expected}}; ``either``: precision against
+    either reader, over the rulings of sets with a second reading."""
+    pools: dict[str, list[dict]] = {}
     for row in records:
-        t = tally.setdefault(row["pool"], Counter())
-        want, got = set(row["rules"]), set(row["linked"])
-        t["right"] += len(want & got)
-        t["links"] += len(got)
-        t["expected"] += len(want)
-        if row["second"] is not None:
-            t["either_right"] += len(got & (want | set(row["second"])))
-            t["either_links"] += len(got)
-    return {
-        pool: {
-            "precision": _ratio(t["right"], t["links"]),
-            "recall": _ratio(t["right"], t["expected"]),
-            "either": _ratio(t["either_right"], t["either_links"]),
-            "right": t["right"],
-            "links": t["links"],
-            "expected": t["expected"],
+        pools.setdefault(row["pool"], []).append(row)
+    out = {}
+    for pool, rows in sorted(pools.items()):
+        f = score([r["rules"] for r in rows], [r["linked"] for r in rows], set())["all"]
+        read = [r for r in rows if r["second"] is not None]
+        either = [sorted(set(r["rules"]) | set(r["second"])) for r in read]
+        out[pool] = {
+            "precision": f["precision"],
+            "recall": f["recall"],
+            "either": score(either, [r["linked"] for r in read], set())["all"]["precision"]
+            if read
+            else None,
+            "right": f["right"],
+            "links": f["links"],
+            "expected": f["expected"],
         }
-        for pool, t in sorted(tally.items())
-    }
+    return out
 
 
 def print_pooled(title: str, figures: dict[str, dict]) -> None:
