@@ -22,7 +22,7 @@ from pathlib import Path
 
 from kb.corpus.languages import UI_LANGUAGES
 from kb.errors import KbError, Problem, load_yaml
-from kb.reference import patterns
+from kb.reference import needles, patterns
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary.yaml")
 _ID = re.compile(r"[a-z][a-z0-9_]*")
@@ -131,7 +131,7 @@ class Glossary:
         # Most concepts are absent from a text: only those of which the text holds a needle
         # (or that have none) are matched, in glossary order.
         rare = patterns.spaced(lowered)
-        candidates = [self._candidates(code, lowered, rare) for code in codes]
+        candidates = [needles.candidates(self._needles(code), lowered, rare) for code in codes]
         for index in sorted(set().union(*candidates)):
             concept = self.concepts[index]
             spans: list[Match] = []
@@ -140,67 +140,22 @@ class Glossary:
                     continue
                 if self.needles(concept, code) and aligned:
                     by_needle = self.split(concept, code)
-                    positions = _positions(lowered, rare, by_needle)
-                    matches = _matches_at(by_needle, text, positions)
+                    places = needles.positions(lowered, rare, by_needle)
+                    matches = needles.matches_at(by_needle, text, places)
                 else:
                     matches = self.compiled(concept, code).finditer(text)
                 spans += [Match(concept.id, m.start(), m.end(), m.group(0), code) for m in matches]
             found += non_overlapping(spans)
         return tuple(sorted(yielded(found, self.by_id), key=lambda m: (m.start, -m.end, m.concept)))
 
-    def _candidates(self, code: str, lowered: str, rare: str) -> set[int]:
-        """The indexes of the concepts with patterns in ``code`` that may match ``lowered``: one
-        of their needles is in it, or they have none. One test per needle, not per concept
-        (a needle is shared by several concepts, and testing it is cheaper than a loop)."""
-        by_needle, always, checked = self._needles(code)
-        found = set(always)
-        for needle, indexes in by_needle:
-            if needle in lowered:
-                found.update(indexes)
-        # A needle common in running text ("no", "la", "dungeon") is in most texts: another
-        # word of the pattern, which any match holds too, must be there as well ("no monarch").
-        # That word is the rarer, so it is tested first, and once for all its patterns.
-        for word, pairs in checked:
-            if word in rare:
-                found.update(i for needle, i in pairs if i not in found and needle in lowered)
-        return found
-
-    def _needles(self, code: str) -> tuple[tuple, tuple[int, ...], tuple]:
-        """(((needle, indexes of the concepts it finds), ...), indexes of the concepts whose
-        patterns in ``code`` have no needle, ((word, ((needle, index of a concept that needle
-        finds only when that other word of one of its patterns is in the text too), ...)),
-        ...)), from :meth:`needles` and the patterns, once per language."""
+    def _needles(self, code: str) -> tuple:
+        """The needle index of ``code`` (:func:`needles.index`), built once per language."""
         cached = self._by_needle.get(code)
         if cached is None:
-            found: dict[str, dict[int, set[str]]] = {}
-            always: list[int] = []
-            for index, concept in enumerate(self.concepts):
-                if not concept.patterns(code):
-                    continue
-                if not self.needles(concept, code):
-                    always.append(index)
-                    continue
-                for pattern in concept.patterns(code):
-                    needle = patterns.needle(pattern)
-                    found.setdefault(needle, {}).setdefault(index, set()).add(
-                        patterns.longest(pattern, needle)
-                    )
-            by_needle = {
-                needle: tuple(i for i, words in by.items() if "" in words)
-                for needle, by in found.items()
-            }
-            checked: dict[str, list[tuple[str, int]]] = {}
-            for needle, by in found.items():
-                for i, words in by.items():
-                    if "" not in words:
-                        for word in sorted(words):
-                            checked.setdefault(word, []).append((needle, i))
-            cached = (
-                tuple((needle, plain) for needle, plain in by_needle.items() if plain),
-                tuple(always),
-                tuple((word, tuple(pairs)) for word, pairs in checked.items()),
+            cached = self._by_needle[code] = needles.index(
+                [c.patterns(code) for c in self.concepts],
+                [self.needles(c, code) for c in self.concepts],
             )
-            self._by_needle[code] = cached
         return cached
 
     def shown(self, concept_id: str, lang: str, surface: str) -> str:
@@ -212,7 +167,7 @@ class Glossary:
         gapped = self._gapped.get(key)
         if gapped is None:
             forms = [p for p in self.get(concept_id).patterns(lang) if "~" in p]
-            gapped = self._gapped[key] = tuple(_longest_first(forms))
+            gapped = self._gapped[key] = tuple(needles.longest_first(forms))
         if not gapped:  # most concepts: every match is its words
             return surface
         for pattern in gapped:
@@ -230,90 +185,25 @@ class Glossary:
         key = (concept.id, lang)
         if key not in self._regex:
             forms = concept.patterns(lang)
-            self._regex[key] = _union(_longest_first(forms)) if forms else None
+            self._regex[key] = needles.union(needles.longest_first(forms)) if forms else None
         return self._regex[key]
 
     def needles(self, concept: Concept, lang: str) -> tuple[str, ...]:
         """The literal lowercase starts one of which any match of the concept in ``lang``
-        begins with, none of them another's start; empty when some pattern has none (then the
-        whole regex, :meth:`compiled`, runs). Computed without compiling: a text's regexes
+        begins with (:func:`needles.least`). Computed without compiling: a text's regexes
         are compiled when it needs them (:meth:`split`'s, by needle, most of all)."""
         key = (concept.id, lang)
         if key not in self._least:
-            found = {patterns.needle(p) for p in concept.patterns(lang)}
-            # A needle another one starts ("aventur" of "aventurez") finds its places too.
-            least = tuple(n for n in found if not any(n.startswith(m) and n != m for m in found))
-            self._least[key] = () if "" in found else least
+            self._least[key] = needles.least(concept.patterns(lang))
         return self._least[key]
 
     def split(self, concept: Concept, lang: str) -> dict:
-        """{needle of :meth:`needles`: (the regex of the concept's patterns in ``lang`` whose
-        own needle starts with it, in :meth:`compiled`'s order (longest pattern first), and
-        their rarer words)}: where that needle starts, no other pattern can match."""
+        """The concept's regexes in ``lang`` by needle (:func:`needles.by_needle`)."""
         key = (concept.id, lang)
         if key not in self._split:
-            forms = _longest_first(concept.patterns(lang))
-            needles = self.needles(concept, lang)
-            by_needle = {}
-            for needle in needles:
-                mine = [p for p in forms if patterns.needle(p).startswith(needle)]
-                words = {patterns.longest(p, patterns.needle(p)) for p in mine}
-                by_needle[needle] = (
-                    _union(mine),
-                    # A match holds its pattern's rarer word: without one of them in the text,
-                    # a needle as common as "la" or "die" need not be looked for at all.
-                    () if "" in words else tuple(sorted(words)),
-                )
-            self._split[key] = by_needle
+            forms = concept.patterns(lang)
+            self._split[key] = needles.by_needle(forms, self.needles(concept, lang))
         return self._split[key]
-
-
-def _longest_first(forms) -> list[str]:
-    """Glossary patterns in the order the glossary tries them (its regexes, :meth:`Glossary.shown`):
-    the longest first, so that of two fitting at one place the one saying more wins."""
-    return sorted(forms, key=len, reverse=True)
-
-
-def _union(forms: list[str]):
-    """One regex finding any of ``forms`` (glossary patterns), tried in their order."""
-    return re.compile("|".join(f"(?:{patterns.compile_pattern(p)})" for p in forms), re.I)
-
-
-def _positions(lowered: str, rare: str, by_needle: dict) -> list[tuple[int, str]]:
-    """Where any needle of ``by_needle`` (:meth:`Glossary.split`) whose patterns may match
-    starts in the lowercased text, in order, with that needle (one at a place: none of
-    :meth:`Glossary.needles` starts another)."""
-    found = []
-    for needle, (_, words) in by_needle.items():
-        if words and not any(w in rare for w in words):
-            continue
-        at = lowered.find(needle)
-        while at >= 0:
-            found.append((at, needle))
-            at = lowered.find(needle, at + 1)
-    return sorted(found)
-
-
-def _matches_at(by_needle: dict, text: str, positions: list[tuple[int, str]]):
-    """What the concept's regex's ``finditer(text)`` yields, trying only ``positions``.
-
-    Every alternative of a concept's regex starts with one of its needles, so a match can only
-    start where a needle does, and only the alternatives of that needle can match there
-    (``by_needle``, :meth:`Glossary.split`: a concept with forty patterns tries the few that
-    start with that word); like finditer, a match resumes the scan at its end.
-    """
-    end = 0
-    for at, needle in positions:
-        if at < end:
-            continue
-        # Every pattern starts with (?<!\w): a needle inside a word ("lo" in "dello") starts
-        # no match, and this test is cheaper than the regex's.
-        if at and (text[at - 1].isalnum() or text[at - 1] == "_"):
-            continue
-        m = by_needle[needle][0].match(text, at)
-        if m:
-            yield m
-            end = m.end() if m.end() > at else at + 1
 
 
 def non_overlapping(spans: list[Match]) -> list[Match]:
