@@ -5,9 +5,9 @@ rulings_style.yaml``) are rulings written in English and the five ruling languag
 that did not read the checks: careful translations, each negating its own way ("dejas de
 tenerla" for "you no longer have it"). Every ``negation`` error ``kb check`` reports on them is
 a false alarm. Then each ruling loses one negator in one language (the languages in turn), by
-``benchmarks/checks.py``'s own negation mistake ("no", "non", "nicht" or "kein", "ne ... pas",
-"не", seeded), and the script counts the mutated rulings that get a negation error, and the
-negation errors elsewhere.
+``benchmarks/checks.py``'s own negation mistake (``checks_mistakes.py``: "no", "non", "nicht" or
+"kein", "ne ... pas", "не", seeded), and the script counts the mutated rulings that get a
+negation error, and the negation errors elsewhere.
 
 Each set is built as its own corpus through the library (as ``benchmarks/link_sets.py`` does);
 the checks run through the command line, so any version of kb can be measured (``--kb CMD``,
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SETS = sorted((ROOT / "benchmarks" / "link_sets").glob("*.yaml"))
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "benchmarks")]
 # The sets are the link tests' format; the mistake is benchmarks/checks.py's own.
-from checks import TEXT_KINDS  # noqa: E402
+from checks_mistakes import TEXT_KINDS  # noqa: E402
 from link_corpus import build, write_rulings  # noqa: E402
 
 LANGS = ("es", "it", "de", "fr", "ru")
