@@ -1,5 +1,6 @@
-"""Shared fixtures: paths to the seed corpus and helpers to write ruling files; the grouping of
-tests for parallel runs (pytest-xdist's --dist loadgroup)."""
+"""Shared fixtures: paths to the seed corpus and helpers to write ruling files; the builds that
+the modules of one theme share; the grouping of tests for parallel runs (pytest-xdist's
+--dist loadgroup)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,20 @@ def synthetic(tmp_path_factory) -> Path:
     generate(folder, 2000)
     build([str(folder / "rulings")], folder / "_build")
     return folder / "_build" / "index"
+
+
+# -- builds shared by the modules of one theme ------------------------------------------------
+# Each is made at most once per process (per xdist worker). A module that defines a fixture of
+# the same name (a build of its own: ``seeds_db`` in test_link.py) uses its own.
+
+
+@pytest.fixture(scope="session")
+def seeds_db(tmp_path_factory):
+    """The seeds without their suppressions, run up to the check stage: the checks' tests'
+    store (test_check.py, test_check_copies.py)."""
+    from check_helpers import store_of
+
+    work = tmp_path_factory.mktemp("seeds")
+    corpus = work / "rulings"
+    shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns("suppressions.toml"))
+    return store_of(corpus, work)
