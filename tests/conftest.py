@@ -93,3 +93,20 @@ def seeds_db(tmp_path_factory):
     corpus = work / "rulings"
     shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns("suppressions.toml"))
     return store_of(corpus, work)
+
+
+@pytest.fixture(scope="session")
+def robustness_build(tmp_path_factory) -> Path:
+    """The seeds built by `kb build` in a project folder (test_robustness_support.seed_build)."""
+    from test_robustness_support import seed_build
+
+    return seed_build(tmp_path_factory)
+
+
+@pytest.fixture
+def proj(tmp_path, robustness_build) -> Path:
+    """A user's project: the corpus, a previous build, a .git folder and notes (the robustness
+    tests: test_robustness.py, test_robustness_input.py)."""
+    from test_robustness_support import project
+
+    return project(tmp_path / "proj", robustness_build)
