@@ -80,7 +80,25 @@ def synthetic(tmp_path_factory) -> Path:
 
 # -- builds shared by the modules of one theme ------------------------------------------------
 # Each is made at most once per process (per xdist worker). A module that defines a fixture of
-# the same name (a build of its own: ``seeds_db`` in test_link.py) uses its own.
+# the same name (a build of its own: ``built`` in test_cli.py, ``seeds_db`` in test_link.py)
+# uses its own.
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """The seed corpus built into a _build folder: the search tests' store and index
+    (test_search.py, test_search_shortcuts.py)."""
+    from kb.pipeline.build import build
+
+    out = tmp_path_factory.mktemp("search") / "_build"
+    build([str(CORPUS)], out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def index(built) -> Path:
+    """The whoosh index of ``built``."""
+    return built / "index"
 
 
 @pytest.fixture(scope="session")

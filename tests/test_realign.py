@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from test_incremental import ROOT, edit, files, first_build, linked_copy, rows
-from test_search import stored_documents
+from test_search_shortcuts import stored_documents
 
 from kb.align import scoring as align_scoring
 from kb.align import units as align_units
