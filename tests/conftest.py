@@ -128,3 +128,33 @@ def proj(tmp_path, robustness_build) -> Path:
     from test_robustness_support import project
 
     return project(tmp_path / "proj", robustness_build)
+
+
+@pytest.fixture()
+def blocked(tmp_path, monkeypatch, tmp_path_factory):
+    """The ``project`` corpus, aligned by blocking keys, built once; records updates (the
+    incremental alignment's tests: test_realign.py, test_realign_site.py)."""
+    from realign_helpers import record, steady_build_key
+    from test_incremental import first_build
+
+    from kb.align import scoring as align_scoring
+    from kb.align import update as realign
+    from kb.checks import update as check_update
+    from kb.pipeline import build as kb_build
+
+    monkeypatch.setattr(align_scoring, "ALL_PAIRS_LIMIT", 0)
+    # The spies below see only this process: the checks must not run in a forked child.
+    monkeypatch.setattr(kb_build, "ALONGSIDE", {})
+    steady_build_key(monkeypatch)
+    corpus = tmp_path / "rulings"
+    shutil.copytree(ROOT / "rulings", corpus)
+    for i, seed in enumerate(
+        ["de-unterkellersaeuberung.txt", "es-vidente-del-pasaje.txt", "fr-chasseur-vengeur.txt"]
+    ):
+        name, rest = (ROOT / "rulings" / seed).read_text(encoding="utf-8").split("\n", 1)
+        (corpus / f"extra-{i}.txt").write_text(f"{name} II\n{rest}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    first_build(tmp_path, "blocked", tmp_path_factory)
+    updates = record(monkeypatch, realign, "update")
+    record(monkeypatch, check_update, "update", into=updates, tag="check")
+    return tmp_path, updates
