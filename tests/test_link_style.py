@@ -1,7 +1,7 @@
 """The linker on rulings written the way official rulings read (tests/data/links/rulings_style.yaml):
 to the player, about a case or a consequence, in English and the five ruling languages.
 
-examples.yaml (tests/test_link.py) restates the rules almost word for word and must link
+examples.yaml (tests/test_link_corpora.py) restates the rules almost word for word and must link
 exactly; this set measures how far the linker carries beyond that. The floors below are the
 figures the linker reached when the set was written; raise them as the linker improves.
 ``pytest -s`` prints the whole report: each ruling's expected and linked rules, each miss and

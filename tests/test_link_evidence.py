@@ -1,0 +1,153 @@
+"""The linker's evidence: every carried rule's description names concepts, hints name known
+ones, the languages vote, a general word tells no rule from another, and adding a rule is its
+registry entry and its description."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import shutil
+
+import pytest
+from link_corpus import build, write_rulings
+from link_examples import EXAMPLES, write_examples
+
+import kb.link.evidence
+import kb.link.reasons
+import kb.link.scoring
+import kb.link.stage
+from kb import align, link
+from kb.core import registry
+from kb.errors import KbError
+from kb.link import evidence
+from kb.reference.glossary import load as load_glossary
+
+
+@pytest.mark.parametrize(
+    "module", [kb.link, kb.link.evidence, kb.link.scoring, kb.link.stage, kb.link.reasons]
+)
+def test_doctests(module):
+    result = doctest.testmod(module)
+    assert result.failed == 0 and (result.attempted or module is kb.link.stage)
+
+
+def test_languages_vote_and_a_concept_few_languages_name_counts_little():
+    signature = {"initiative": 1.0, "take_initiative": 1.0, "only_one": 1.0, "cease": 1.0}
+    assert [l.rule for l in link.rules_for(signature)] == ["726.3"]
+    # Only two of five translations say "only one" and "cease": not the group's words.
+    assert link.rules_for(signature | {"only_one": 0.4, "cease": 0.4}) == []
+    strong, weak = (link.rules_for(signature | {"cease": share})[0] for share in (1.0, 0.6))
+    assert strong.score > weak.score and strong.strength > weak.strength
+
+
+def test_every_rule_has_a_distinctive_concept_so_none_is_unreachable():
+    table = link.evidence_table()
+    assert all(table.distinctive(rule) for rule in table.rules)
+    # 309.2b names only common concepts: its rarest one tells it, and it can be linked.
+    assert table.distinctive("309.2b") == {"leave_game"}
+    assert "309.2b" in [l.rule for l in link.rules_for(["dungeon", "command_zone", "leave_game"])]
+
+
+def test_a_match_through_a_gap_shows_its_words_not_the_words_between(tmp_path):
+    """German's sentence bracket puts a middle field between "ziehst" and "Karte": "why this
+    rule" shows the pattern's words, and "…" where the gap was."""
+    glossary = load_glossary()
+    middle = "ziehst du zu Beginn deines nächsten Endsegments auch dann nur eine Karte"
+    ((found,),) = [[m for m in glossary.find(middle, "de") if m.concept == "draw_card"]]
+    assert found.surface == middle  # the match spans the bracket, as the checks need it
+    assert glossary.shown("draw_card", "de", found.surface) == "ziehst … Karte"
+    assert glossary.shown("draw_card", "de", "ziehst du eine Karte") == "ziehst du eine Karte"
+    assert glossary.shown("monarch", "de", "der Monarch") == "der Monarch"
+    data = {"cards": {"fr": "Carte", "de": "Karte", "es": "Carta"}, "date": "2025-01-10"}
+    ruling = {
+        "texts": {
+            "fr": "Si vous êtes le monarque, vous piochez une carte au début de votre "
+            "étape de fin.",
+            "de": "Wenn du der Monarch bist, ziehst du zu Beginn deines Endsegments eine "
+            "zusätzliche Karte.",
+            "es": "Si eres el monarca, robas una carta al comienzo de tu paso final.",
+        }
+    }
+    db, _ = build(tmp_path, write_rulings(tmp_path, data, [ruling], "draw"))
+    ((group, links),) = link.links(db).items()
+    words = {w for l in links for w in l["words"]["de"]}
+    assert "ziehst … Karte" in words and not [w for w in words if "zu Beginn" in w]
+
+
+def test_every_carried_rule_has_a_description_naming_concepts():
+    descriptions = evidence.read_descriptions()
+    assert set(descriptions) == set(registry.RULES)
+    table = link.evidence_table()
+    assert all(table.rules[r].concepts for r in registry.RULES)
+    assert {r for r in registry.RULES if table.family_of(r) is None} == set()
+    assert set(table.hints) <= set(registry.RULES)
+
+
+def test_a_carried_rule_without_description_is_a_clear_error():
+    with pytest.raises(KbError, match="rule 999.1 is carried by the core but has no description"):
+        evidence.table_for({"726.4", "999.1"})
+
+
+def test_hints_naming_an_unknown_concept_are_a_clear_error(tmp_path):
+    bad = tmp_path / "hints.yaml"
+    bad.write_text('rules:\n  "726.3":\n    requires: [initiativ]\n', encoding="utf-8")
+    with pytest.raises(KbError, match="rule 726.3: unknown concept 'initiativ'"):
+        evidence.read_hints(bad)
+    bad.write_text("general: [efect]\n", encoding="utf-8")
+    with pytest.raises(KbError, match="general: unknown concept 'efect'"):
+        evidence.read_hints(bad)
+
+
+def test_a_general_word_never_tells_one_rule_from_another():
+    # Five carried rules name an effect (725.1's effect that instructs, 800.4a's effects that
+    # end), few enough to be distinctive; but rulings of every kind name effects. A ruling on
+    # a dungeon card, which effects that destroy permanents can't touch and which leaves the
+    # command zone only by leaving the game, is 309.2c's, not 800.4a's (a player leaving).
+    table = link.evidence_table()
+    assert "effect" in table.general and table.named_by("effect") <= evidence.FEW
+    assert "effect" not in table.distinctive("800.4a") | table.distinctive("725.1")
+    found = ["dungeon", "permanent", "cast", "command_zone", "leave_game", "effect"]
+    assert [l.rule for l in link.rules_for(found)] == ["309.2c"]
+    # Without the list, the effect alone makes 800.4a a candidate, linked beside 309.2c.
+    families, hints, implies, _ = evidence.read_hints()
+    plain = evidence.build_table(
+        {n: table.rules[n].description for n in table.rules},
+        families=families,
+        hints=hints,
+        implies=implies,
+    )
+    assert "effect" in plain.distinctive("800.4a")
+    assert [l.rule for l in link.rules_for(found, table=plain)] == ["309.2c", "800.4a"]
+
+
+def test_adding_a_rule_is_its_registry_entry_and_its_description(tmp_path, monkeypatch):
+    """docs/development.md, "How to add a rule": a registry with one more rule and its
+    description, and the linker picks up a ruling that explains it; nothing else changes."""
+    new = EXAMPLES["new_rule"]
+    paths = write_examples(tmp_path, [new])
+    db, _ = build(tmp_path, paths)
+    (group,) = align.groups(db)
+    assert new["number"] not in group["rules"]
+
+    descriptions = tmp_path / "descriptions.yaml"
+    shutil.copyfile(evidence.DESCRIPTIONS_FILE, descriptions)
+    with open(descriptions, "a", encoding="utf-8") as handle:
+        handle.write(f'  "{new["number"]}": >-\n    {new["description"]}\n')
+    monkeypatch.setattr(evidence, "DESCRIPTIONS_FILE", descriptions)
+    monkeypatch.setitem(
+        registry.RULES,
+        new["number"],
+        registry.Rule(
+            new["number"],
+            ((registry.TRACKED_SINCE, new["number"]),),
+            new["title"],
+            new["description"],
+            "kb.core.leaving.leave",
+        ),
+    )
+    link.link_groups(db)
+    (group,) = align.groups(db)
+    assert group["rules"] == [new["number"]]
+    (row,) = db["group_rules"].rows
+    assert row["number_then"] == new["number"]
+    assert set(json.loads(row["evidence"])["concepts"]) >= {"combat_damage", "leave_game"}

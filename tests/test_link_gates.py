@@ -1,0 +1,190 @@
+"""The linker's gates: a rule is linked only when the group names what the rule requires (its
+family's topic, its hint's `requires`) and nothing its hint excludes; what a ruling's words
+imply (hints.yaml's `implies`) counts as named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from link_corpus import build, write_rulings
+
+from kb import link
+from kb.link import scoring
+
+
+def test_a_rule_s_required_concept_is_distinctive():
+    # The monarch leaving the game, told through the next player in turn order only.
+    found = ["monarch", "become_monarch", "leave_game", "turn_order"]
+    assert [l.rule for l in link.rules_for(found)] == ["725.4"]
+    assert link.rules_for(["monarch", "become_monarch", "turn_order"]) == []
+
+
+def test_a_family_topic_the_rule_does_not_name_does_not_open_its_gate():
+    # An initiative trigger that ventures into Undercity and is no permanent: the dungeons'
+    # topic is named (Undercity), but 309.2c is about dungeon cards, which it never names.
+    found = [
+        "initiative",
+        "take_initiative",
+        "upkeep",
+        "venture_into_undercity",
+        "undercity",
+        "triggered_ability",
+        "permanent",
+    ]
+    assert "309.2c" not in [l.rule for l in link.rules_for(found)]
+    assert "309.2c" in [l.rule for l in link.rules_for(["dungeon", "permanent", "cast"])]
+
+
+def test_a_required_topic_concept_is_a_gate_not_evidence():
+    # 701.49c is venturing from the last room: a dungeon removed from its last room by the
+    # state-based action, never ventured from, is 309.6's and 704.5t's, and completing it
+    # 309.7's. Venturing opens 701.49c's gate but tells no rule of the dungeons from another.
+    table = link.evidence_table()
+    assert "venture" not in table.distinctive("701.49c")
+    removed = ["dungeon", "last_room", "remove_from_game", "room_ability", "stack", "ability"]
+    assert link.rules_for(removed + ["complete_dungeon"]) != []
+    assert "701.49c" not in [l.rule for l in link.rules_for(removed + ["complete_dungeon"])]
+    assert "309.7" in [l.rule for l in link.rules_for(removed + ["complete_dungeon"])]
+    ventured = removed + ["complete_dungeon", "venture"]
+    assert "701.49c" in [l.rule for l in link.rules_for(ventured)]
+
+
+def test_choosing_a_room_ability_s_targets_is_not_having_none():
+    # A room ability's targets chosen as it goes on the stack: the ability's rule (309.4c),
+    # not 603.3d (no legal choice: removed) nor 309.2c (a dungeon can't be targeted).
+    chosen = ["dungeon", "room", "room_ability", "ability", "triggered_ability", "stack"]
+    chosen += ["target", "venture_marker", "control"]
+    assert [l.rule for l in link.rules_for(chosen)] == ["309.4c"]
+    fates = {f.rule: f for f in scoring.decide(chosen)}
+    assert fates["603.3d"].gate == {"kind": "requires", "concepts": ["no_legal_target"]}
+    assert fates["309.2c"].gate == {"kind": "requires", "concepts": ["cast", "permanent"]}
+    assert "603.3d" in [l.rule for l in link.rules_for([*chosen, "no_legal_target"])]
+
+
+def test_a_holder_told_to_take_the_designation_again_is_not_its_first_holder():
+    # 725.1 and 726.1: a game has no monarch (initiative) until an effect instructs a player;
+    # the holder instructed again is 725.3's (it stays the monarch) and 726.5's.
+    again = ["again", "instruct", "designation"]
+    assert [l.rule for l in link.rules_for(["monarch", "become_monarch", *again])] == ["725.3"]
+    assert [l.rule for l in link.rules_for(["monarch", "become_monarch", "instruct"])] == ["725.1"]
+    found = ["initiative", "take_initiative", "only_one", *again]
+    assert [l.rule for l in link.rules_for(found)] == ["726.5"]
+
+
+def test_choosing_the_order_of_abilities_on_the_stack_is_about_triggered_abilities():
+    # hints.yaml's `implies` (603.3b): the abilities whose order the monarch chooses are
+    # triggered abilities, though the ruling says only "the resulting abilities".
+    ordering = ["monarch", "combat_damage", "creature", "simultaneously", "stack", "control"]
+    assert "603.3b" not in [l.rule for l in link.rules_for([*ordering, "ability"])]
+    assert "603.3b" in [l.rule for l in link.rules_for([*ordering, "ability", "choose_order"])]
+
+
+def test_conceding_is_leaving_the_game_and_its_words_show_it(tmp_path):
+    # hints.yaml's `implies` (104.3a): a holder who concedes leaves the game.
+    table = link.evidence_table()
+    assert table.imply({"concede": 0.8, "leave_game": 0.2}) == {"concede": 0.8, "leave_game": 0.8}
+    conceding = ["initiative", "take_initiative", "concede", "turn_order"]
+    assert [l.rule for l in link.rules_for(conceding)] == ["726.4"]
+    assert link.rules_for(["initiative", "take_initiative", "turn_order"]) == []
+    texts = {
+        "ru": "Если игрок с инициативой сдается, следующий игрок по очереди получает инициативу.",
+        "fr": "Si le joueur qui a l'initiative concède, le joueur suivant dans l'ordre du tour "
+        "prend l'initiative.",
+        "de": "Wenn der Spieler mit der Initiative aufgibt, ergreift der nächste Spieler in "
+        "Zugreihenfolge die Initiative.",
+    }
+    found = links_of_one(tmp_path, texts)
+    assert [f["rule"] for f in found] == ["726.4"]
+    assert "leave_game" in found[0]["concepts"]
+    assert found[0]["evidence"]["concepts"]["leave_game"]["fr"].lower().startswith("concède")
+
+
+def test_a_marker_that_moves_on_goes_to_the_next_room(tmp_path):
+    # hints.yaml's `implies`: a marker that advances, moves on or goes down a room moves to the
+    # next room (701.49b), though the ruling never says "next room" or "arrow".
+    table = link.evidence_table()
+    assert table.imply({"move_on": 1.0}) == {"move_on": 1.0, "next_room": 1.0}
+    venturing = ["venture", "dungeon", "venture_marker", "room", "room_ability", "stack"]
+    assert "701.49b" not in [l.rule for l in link.rules_for(venturing)]
+    texts = {
+        "ru": "Если вы отправляетесь в подземелье, пока способность комнаты еще в стеке, ваш "
+        "маркер путешествия продвигается дальше, а способность все равно разрешается.",
+        "it": "Se ti avventuri nel dungeon mentre l'abilità di una stanza è ancora in pila, il "
+        "tuo segnalino di avanzamento avanza comunque e l'abilità si risolve lo stesso.",
+        "es": "Si te adentras en la mazmorra mientras la habilidad de una sala sigue en la pila, "
+        "tu marcador de aventura avanza igualmente y la habilidad se resuelve.",
+    }
+    (moved,) = [f for f in links_of_one(tmp_path, texts) if f["rule"] == "701.49b"]
+    assert moved["evidence"]["concepts"]["next_room"]["it"] == "segnalino di avanzamento avanza"
+
+
+def links_of_one(folder: Path, texts: dict[str, str]) -> list[dict]:
+    """The links of a corpus holding one ruling (``texts``: language -> its text)."""
+    data = {"cards": {lang: "Karta" for lang in texts}, "date": "2025-01-10"}
+    db, _ = build(folder, write_rulings(folder, data, [{"texts": texts}], "one"))
+    ((_, found),) = link.links(db).items()
+    return found
+
+
+def test_venturing_while_not_in_a_dungeon_is_the_keyword_action_s_first_case():
+    # 701.49a's condition, however the ruling puts it ("aren't in a dungeon", "have no dungeon
+    # in the command zone"), with no first room or dungeon from outside the game named.
+    found = ["venture", "dungeon", "not_in_dungeon"]
+    assert [l.rule for l in link.rules_for(found)] == ["309.2a", "701.49a"]
+    # A venture into Undercity while not in a dungeon starting it is 701.49d's alone.
+    undercity = ["venture_into_undercity", "undercity", "dungeon", "not_in_dungeon"]
+    undercity += ["start_dungeon", "first_room"]
+    assert [l.rule for l in link.rules_for(undercity)] == ["701.49d"]
+    # Without the condition, a plain venture is no start.
+    assert "701.49a" not in [l.rule for l in link.rules_for(["venture", "dungeon"])]
+
+
+def test_players_venturing_in_turn_order_is_about_the_order_not_the_venture():
+    # hints.yaml: one player's venture (309.2a, 309.5a, 701.49a, 701.49b) and the room abilities
+    # it triggers (309.4c) are examples in a ruling that sets the active player against the
+    # others; that ruling is about the order in which they act.
+    moving = ["venture", "dungeon", "venture_marker", "arrow", "next_room", "room"]
+    triggering = ["room_ability", "triggered_ability", "stack"]
+    assert [l.rule for l in link.rules_for(moving + triggering)] == ["309.5a", "701.49b"]
+    in_turn = [
+        l.rule for l in link.rules_for(moving + triggering + ["active_player", "nonactive_player"])
+    ]
+    assert in_turn == ["603.3b"]
+    starting = ["venture", "dungeon", "not_in_dungeon", "outside_game", "first_room"]
+    assert "701.49a" in [l.rule for l in link.rules_for(starting)]
+    in_turn = [l.rule for l in link.rules_for(starting + ["active_player", "nonactive_player"])]
+    assert "701.49a" not in in_turn
+
+
+def test_the_venture_from_the_last_room_needs_a_last_room():
+    # Completing a dungeon doesn't make you venture again; the next venture, not in a dungeon,
+    # starts one: completing (309.7) and starting (701.49a), not the venture from the last
+    # room (701.49c), which the group never names.
+    after = ["complete_dungeon", "dungeon", "venture", "again", "not_in_dungeon", "first_room"]
+    assert [l.rule for l in link.rules_for(after)] == ["309.7", "701.49a"]
+    assert "701.49c" in [l.rule for l in link.rules_for(after + ["last_room"])]
+
+
+def test_a_team_ordering_its_triggers_is_805_7_not_603_3b():
+    # With shared team turns the active team puts its triggers on the stack first, its members
+    # choosing their order together (805.7 in 603.3b's place): a ruling saying so names the
+    # order chosen, as 603.3b's do, and the team's turn.
+    found = ["two_headed_giant", "team", "active_team", "room_ability", "room", "ability"]
+    found += ["triggered_ability", "stack", "simultaneously", "choose_order", "control"]
+    fates = {f.rule: f for f in scoring.decide(found)}
+    assert fates["805.7"].linked
+    assert fates["603.3b"].kind == "refused" and fates["603.3b"].gate["concepts"] == ["active_team"]
+    # Without the team's turn the order is 603.3b's.
+    plain = [c for c in found if c not in ("two_headed_giant", "team", "active_team")]
+    assert "603.3b" in [l.rule for l in link.rules_for(plain + ["active_player"])]
+
+
+def test_a_trigger_that_waits_for_priority_is_603_3_not_the_order_of_603_3b():
+    # 603.3: a triggered ability goes on the stack the next time a player would receive
+    # priority. A ruling saying an ability that triggered during a spell's resolution waits
+    # names no APNAP order and no choice of order: 603.3's, not 603.3b's.
+    waiting = ["ability", "triggered_ability", "resolve", "stack", "priority"]
+    assert [l.rule for l in link.rules_for(waiting)] == ["603.3"]
+    # Choosing the order of several triggers, player by player, is 603.3b's.
+    ordered = waiting + ["choose_order", "active_player", "nonactive_player"]
+    assert "603.3b" in [l.rule for l in link.rules_for(ordered)]

@@ -1,0 +1,82 @@
+"""Groups linked to nothing, and why: a designation the core carries no rule of, a rule's
+words named only in passing, concepts no carried rule names; the site says it in the reader's
+language."""
+
+from __future__ import annotations
+
+from link_corpus import build, write_rulings
+from link_examples import EXAMPLES, write_examples
+
+from kb import link
+from kb.core import registry
+from kb.link import scoring
+
+
+def test_a_designation_the_core_does_not_carry_is_linked_to_nothing(tmp_path):
+    monarch = [r for r in EXAMPLES["rulings"] if r["rules"] and r["rules"][0].startswith("725.")]
+    carried = {r for r in registry.RULES if not r.startswith("725.")}
+    db, lines = build(tmp_path, write_examples(tmp_path, monarch), carried=carried)
+    assert len(lines) == len(monarch) and "group_rules" in db.table_names()
+    assert db["group_rules"].count == 0
+    for line in lines:
+        assert line.endswith("(about monarch (rule 725), which the core does not carry)")
+
+
+def test_a_designation_with_no_carried_rule_keeps_a_group_from_every_rule():
+    # The words of 309.7 and 701.49 in a ruling about the Ring: no link, and the reason.
+    votes = {"ring_bearer": 1.0, "venture": 1.0, "dungeon": 1.0, "venture_marker": 1.0}
+    votes["complete_dungeon"] = 1.0
+    assert link.rules_for({k: v for k, v in votes.items() if k != "ring_bearer"})
+    assert link.rules_for(votes) == []
+    assert link.explain(votes)["designations"] == [["ring_bearer", None]]
+    assert link.why_unlinked(votes) == "about ring_bearer, which the core does not carry"
+    # Named by fewer than half of the group's languages, it is a word in passing.
+    assert link.rules_for({**votes, "ring_bearer": 0.4}) != []
+
+
+def test_reasons_name_what_no_rule_names():
+    table = link.evidence_table({"726.4", "309.3"})
+    assert link.why_unlinked({"team": 1.0}, table=table) == "no carried rule names team"
+    assert link.why_unlinked({}, table=table) == "names no concept of the glossary"
+    assert link.why_unlinked({"team": 0.4}, table=table) == "names no concept of the glossary"
+    assert link.why_unlinked(["initiative"], carried=set()) == "the core carries no rule"
+    assert "closest: 726.4, which needs leave_game (hint)" in link.why_unlinked(
+        ["initiative", "take_initiative", "active_player", "simultaneously"], table=table
+    )
+
+
+def test_a_group_naming_a_rule_s_words_in_passing_is_linked_to_nothing():
+    # A card's own end-step ability that mentions the monarch names 725.2's end step, but
+    # covers under WEAKEST of what 725.2 names: no link, and the reason says so.
+    passing = ["monarch", "end_step"]
+    (only,) = scoring.candidates(scoring.votes_of(passing), link.evidence_table())
+    assert only.rule == "725.2" and only.score < scoring.WEAKEST
+    assert link.rules_for(passing) == []
+    assert "725.2, which is named only in passing" in link.why_unlinked(passing)
+    why = link.explain(passing)
+    assert why["lacks"] == {"kind": "weak", "concepts": [], "score": 0.24, "least": 0.3}
+    # With its draw, the group covers enough of 725.2 to be about it.
+    assert [l.rule for l in link.rules_for([*passing, "draw_card"])] == ["725.2"]
+
+
+def test_the_site_says_a_group_names_a_rule_only_in_passing(tmp_path):
+    """A ruling about a card's own end-step ability that names the monarch in passing: no
+    link, and the maintainers' page says why in the reader's language."""
+    from kb.site import data, pages
+
+    texts = {
+        "fr": "Au début de votre étape de fin, que quelqu'un soit le monarque ou non, la "
+        "Sentinelle gagne +1/+1 jusqu'à la fin du tour.",
+        "de": "Zu Beginn deines Endsegments erhält die Wache +1/+1 bis zum Ende des Zuges, "
+        "egal ob jemand der Monarch ist oder nicht.",
+        "ru": "В начале вашего заключительного шага Страж получает +1/+1 до конца хода, "
+        "независимо от того, есть ли монарх.",
+    }
+    data_ = {"cards": {"fr": "Sentinelle", "de": "Wache", "ru": "Страж"}, "date": "2025-01-10"}
+    db, _ = build(tmp_path, write_rulings(tmp_path, data_, [{"texts": texts}], "passing"))
+    (reason,) = link.unlinked(db)
+    assert "725.2, which is named only in passing" in reason["reason"]
+    site = data.load(db)
+    pages.render_tree(site, "fr", tmp_path / "site", site.summary.counts, only={"unlinked.html"})
+    unlinked = (tmp_path / "site" / "fr" / "unlinked.html").read_text("utf-8")
+    assert "n’est nommée qu’en passant" in unlinked and "0,3" in unlinked
