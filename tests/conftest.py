@@ -1,6 +1,6 @@
-"""Shared fixtures: paths to the seed corpus and helpers to write ruling files; the builds that
-the modules of one theme share; the grouping of tests for parallel runs (pytest-xdist's
---dist loadgroup)."""
+"""Shared fixtures: paths to the seed corpus, the glossary and helpers to write ruling files;
+the builds that the modules of one theme share; the grouping of tests for parallel runs
+(pytest-xdist's --dist loadgroup)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def seeds() -> list[Path]:
     """The five seed files of the corpus, sorted by name."""
     return sorted(CORPUS.glob("*.txt"))
+
+
+@pytest.fixture(scope="session")
+def g():
+    """The shipped glossary (kb/reference/glossary.yaml), loaded once."""
+    from kb.reference import glossary
+
+    return glossary.load()
 
 
 @pytest.fixture

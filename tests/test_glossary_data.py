@@ -1,0 +1,123 @@
+"""The glossary's data: every required concept has a term in every language and each term is
+found by its own forms; a concept missing a language, a bad id or a misplaced form is a clear
+error."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kb.corpus.languages import UI_LANGUAGES
+from kb.errors import KbError
+from kb.reference import glossary
+
+REQUIRED = [
+    "initiative",
+    "take_initiative",
+    "venture",
+    "venture_into_undercity",
+    "dungeon",
+    "room",
+    "venture_marker",
+    "command_zone",
+    "upkeep",
+    "combat_damage",
+    "team",
+    "two_headed_giant",
+    "leave_game",
+    "active_player",
+    "turn_order",
+    "triggered_ability",
+    "designation",
+    "monarch",
+    "permanent",
+    "stack",
+    "complete_dungeon",
+    "undercity",
+    "secret_entrance",
+]
+
+
+def test_every_required_concept_has_a_term_in_every_language(g):
+    ids = [c.id for c in g.concepts]
+    assert set(REQUIRED) <= set(ids)
+    assert len(ids) == len(set(ids))
+    for concept in g.concepts:
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", concept.id)
+        for lang in UI_LANGUAGES:
+            assert concept.terms[lang], (concept.id, lang)
+
+
+def test_every_term_is_found_by_its_own_forms(g):
+    unfound = [
+        (c.id, lang, term)
+        for c in g.concepts
+        for lang, terms in c.terms.items()
+        for term in terms
+        if c.id not in g.concept_ids(term, lang)
+    ]
+    assert unfound == []
+
+
+def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
+    bad = tmp_path / "glossary.yaml"
+    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
+    bad.write_text(
+        f"concepts:\n  - id: x\n    yields_to: [nowhere]\n    terms:\n{terms}", encoding="utf-8"
+    )
+    with pytest.raises(KbError, match="'x' yields to 'nowhere', which is not in the glossary"):
+        glossary.load(bad)
+
+
+# A "!word" comes after the words it follows; a gap joins two words (in a YAML list,
+# "[auf, ~3 zu sein]" is two patterns, "auf" and "~3 zu sein", and the first finds every "auf").
+@pytest.mark.parametrize(
+    "form, problem",
+    [
+        ("!in avventur*", "'!word' comes after the words it follows"),
+        ("avventur* !in nel", "'!word' comes after the words it follows"),
+        ("!in", "'!word' comes after the words it follows"),
+        ("~3 zu sein", "'~N' comes between two words"),
+        ("avventur* ~2", "'~N' comes between two words"),
+        ("~1", "'~N' comes between two words"),
+        ("abgeschlossen ~", "'~N' comes between two words"),
+    ],
+)
+def test_a_misplaced_word_to_exclude_or_gap_is_a_clear_error(tmp_path, form, problem):
+    bad = tmp_path / "glossary.yaml"
+    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
+    bad.write_text(
+        f"concepts:\n  - id: x\n    terms:\n{terms}    forms:\n      it: ['{form}']\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(KbError, match=re.escape(f"x: '{form}': {problem}")):
+        glossary.load(bad)
+
+
+def test_names_kept_in_english(g):
+    assert g.get("undercity").keep_english and g.get("secret_entrance").keep_english
+    assert not g.get("dungeon").keep_english
+    assert g.get("secret_entrance").term("ru") == "Secret Entrance"
+    assert "secret_entrance" in g.concept_ids("vers Entrée secrète (la première salle)", "fr")
+    assert "secret_entrance" in g.concept_ids("в Secret Entrance (первую комнату)", "ru")
+
+
+def test_get_unknown_concept_names_it(g):
+    with pytest.raises(KeyError, match="no_such"):
+        g.get("no_such")
+
+
+def test_a_concept_missing_a_language_is_a_clear_error(tmp_path):
+    bad = tmp_path / "glossary.yaml"
+    bad.write_text("concepts:\n  - id: orphan\n    terms:\n      en: [orphan]\n", encoding="utf-8")
+    with pytest.raises(KbError, match=r"orphan: no term in ru, it, fr, de, es"):
+        glossary.load(bad)
+
+
+def test_a_bad_id_is_a_clear_error(tmp_path):
+    bad = tmp_path / "glossary.yaml"
+    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
+    bad.write_text(f"concepts:\n  - id: Bad-Id\n    terms:\n{terms}", encoding="utf-8")
+    with pytest.raises(KbError, match="not snake_case"):
+        glossary.load(bad)
