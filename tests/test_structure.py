@@ -4,7 +4,8 @@
   ``if TYPE_CHECKING:`` aside, as they never run);
 - no private name (``_x``) of one module imported or used by another;
 - no ``try: import kb... except ImportError`` guard: every kb module ships with the package;
-- every module under 400 lines, every package with a docstring saying its role;
+- every module under 400 lines (the tests' and the benchmarks' too), every package with a
+  docstring saying its role;
 - every docstring example (doctest) in kb/ runs and passes.
 """
 
@@ -185,6 +186,18 @@ def test_every_module_is_short_and_every_package_says_its_role():
         if p.name == "__init__.py" and not ast.get_docstring(ast.parse(p.read_text()))
     ]
     assert silent == []
+
+
+def test_tests_and_benchmarks_are_short_too():
+    root = KB.parent
+    long = {
+        str(p.relative_to(root)): n
+        for folder in ("tests", "benchmarks")
+        for p in sorted((root / folder).rglob("*.py"))
+        if "node_modules" not in p.parts
+        and (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
