@@ -88,8 +88,8 @@ def synthetic(tmp_path_factory) -> Path:
 
 # -- builds shared by the modules of one theme ------------------------------------------------
 # Each is made at most once per process (per xdist worker). A module that defines a fixture of
-# the same name (a build of its own: ``built`` in test_cli.py, ``seeds_db`` in test_link.py)
-# uses its own.
+# the same name (a build of its own: ``built`` in test_cli.py, ``seeds_db`` in
+# test_link_corpora.py) uses its own.
 
 
 @pytest.fixture(scope="session")
