@@ -1,6 +1,7 @@
 """The forms rulings use are found: inflected and separated forms, German's clause holding a
-concept between its verb and the rest (with a bound), and the wordings of the glossary audit
-(tests/data/glossary/near_misses.tsv) with their near ones not."""
+concept between its verb and the rest (with a bound), and the wordings of
+tests/data/glossary/near_misses*.tsv (the glossary audit's, and those written beside the forms)
+with their near ones not."""
 
 from __future__ import annotations
 
@@ -248,13 +249,17 @@ def test_no_longer_is_ceasing(g, lang, text):
     assert "cease" in g.concept_ids(text, lang)
 
 
-def _audited_pairs() -> list[tuple[str, str, str, str]]:
-    path = Path(__file__).parent / "data" / "glossary" / "near_misses.tsv"
-    rows = path.read_text(encoding="utf-8").splitlines()
-    return [tuple(row.split("\t")) for row in rows if row and not row.startswith("#")]
+def _near_misses() -> list[tuple[str, str, str, str]]:
+    """(language, concept, a wording that names it, a near wording that does not) of every
+    tests/data/glossary/near_misses*.tsv: the audit's pairs and those written beside the forms."""
+    rows = []
+    for path in sorted((Path(__file__).parent / "data" / "glossary").glob("near_misses*.tsv")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        rows += [tuple(line.split("\t")) for line in lines if line and not line.startswith("#")]
+    return rows
 
 
-@pytest.mark.parametrize("lang, concept, names, near", _audited_pairs())
-def test_the_audited_wordings_are_found_and_their_near_ones_are_not(g, lang, concept, names, near):
+@pytest.mark.parametrize("lang, concept, names, near", _near_misses())
+def test_a_concept_is_found_in_its_wording_and_not_in_a_near_one(g, lang, concept, names, near):
     assert concept in g.concept_ids(names, lang)
     assert concept not in g.concept_ids(near, lang)
