@@ -11,8 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
 _KB_SEARCH = """
 import json, sys
 from kb.search import index_dir_for, search
@@ -42,8 +40,7 @@ ISSUE = [
 def query_sets() -> dict[str, list[tuple[str, int, str, str]]]:
     """{set: [(language, position, query, UI tree typed on)]}: search_quality.py's sets (its
     English queries on the English tree, the others on their language's) and :data:`ISSUE`."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import search_quality as sq
+    import search_quality as sq  # beside this module, on the path of the script importing it
 
     return {
         "main": [(*q, q[0]) for q in sq.QUERIES],
