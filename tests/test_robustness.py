@@ -29,15 +29,8 @@ from test_robustness_support import (
     kb_here,
     needs_unshare,
     on_a_terminal,
-    seed_build,
     tree,
 )
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return seed_build(tmp_path_factory)
-
 
 # ---------------------------------------------------------------------------------------------
 # --out: only a new folder, an empty one or a previous build; refused before any work
@@ -101,7 +94,7 @@ def test_out_in_an_empty_folder_then_again_with_the_index_progress(proj):
     assert ran.code == 0, ran
 
 
-def test_out_symlink_is_followed_across_file_systems(proj, tmp_path, built):
+def test_out_symlink_is_followed_across_file_systems(proj, tmp_path, robustness_build):
     """The build goes into the link's target, with the lock and the staging folder beside
     the target, so no rename crosses file systems (it was an EXDEV traceback); the link stays
     a link; nothing is left beside it. (A link on the same file system: test_outdir.py.)"""
@@ -110,7 +103,7 @@ def test_out_symlink_is_followed_across_file_systems(proj, tmp_path, built):
     base = Path(tempfile.mkdtemp(dir="/dev/shm"))
     try:
         target = base / "kb-out"
-        shutil.copytree(built, target, symlinks=True)
+        shutil.copytree(robustness_build, target, symlinks=True)
         (proj / "out").symlink_to(target)
         changed = proj / "rulings" / "ru-issledovatel-podzemya.txt"
         changed.write_bytes(changed.read_bytes() + b"\n")
@@ -148,11 +141,12 @@ def test_out_is_a_mount_point(proj, tmp_path):
 
 @needs_unshare
 @pytest.mark.parametrize("mode,room", [("incremental", 0.05), ("--full", 0.4)])
-def test_disk_fills_during_the_build(proj, tmp_path, built, mode, room):
+def test_disk_fills_during_the_build(proj, tmp_path, robustness_build, mode, room):
     """A build that runs out of space (``room``: free space beside the previous output, as a
     share of its size): one line, exit 2, the previous output byte-identical."""
     size = sum(
-        -(-f.stat().st_size // 4096) * 4096 if f.is_file() else 4096 for f in built.rglob("*")
+        -(-f.stat().st_size // 4096) * 4096 if f.is_file() else 4096
+        for f in robustness_build.rglob("*")
     )  # whole 4 KiB pages per file and folder on tmpfs
     disk = tmp_path / "disk"
     disk.mkdir()
@@ -166,7 +160,7 @@ def test_disk_fills_during_the_build(proj, tmp_path, built, mode, room):
         f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
         "from test_robustness_support import tree\n"
         "disk, mode, kb = sys.argv[1], sys.argv[2].split(), sys.argv[3:]\n"
-        f"shutil.copytree({str(built)!r}, disk + '/out', symlinks=True)\n"
+        f"shutil.copytree({str(robustness_build)!r}, disk + '/out', symlinks=True)\n"
         "before = tree(disk + '/out')\n"
         "ran = subprocess.run(kb + ['build', 'rulings', *mode, '--out', disk + '/out'],\n"
         "                     capture_output=True, stdin=subprocess.DEVNULL)\n"

@@ -23,7 +23,6 @@ from test_robustness_support import (
     previous_build,
     printable,
     project,
-    seed_build,
     tree,
 )
 
@@ -43,14 +42,9 @@ SEED_BYTES = (SEEDS / "es-vidente-del-pasaje.txt").read_bytes()
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return seed_build(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def proj(tmp_path_factory, built) -> Path:
+def proj(tmp_path_factory, robustness_build) -> Path:
     """A project only read by the queries."""
-    return project(tmp_path_factory.mktemp("queries") / "proj", built)
+    return project(tmp_path_factory.mktemp("queries") / "proj", robustness_build)
 
 
 def outside(named: list[bytes]):
@@ -94,12 +88,12 @@ def corpus_bytes(draw) -> bytes:
 @given(data=corpus_bytes())
 @example(data=b"")
 @example(data=SEED_BYTES.replace(b"Undercity", b"Under\x1b[31mcity", 1))
-def test_property_any_corpus_bytes(built, data):
+def test_property_any_corpus_bytes(robustness_build, data):
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         shutil.copytree(SEEDS, root / "rulings")
         (root / "rulings" / "es-vidente-del-pasaje.txt").write_bytes(data)
-        previous_build(built, root)
+        previous_build(robustness_build, root)
         before = tree(root)
         ran = kb_here("build", "rulings", cwd=root)
         assert b"Traceback" not in ran.err, ran
@@ -216,13 +210,13 @@ def named_outputs(command: list[str], args: list[str]) -> list[bytes]:
 @example(command=["build"], args=["--out", "--out", ""])
 @example(command=["search"], args=["-initiative", "--limit", "-1"])
 @example(command=["rules"], args=["--on", "notadate"])
-def test_property_any_arguments(built, command, args):
+def test_property_any_arguments(robustness_build, command, args):
     """Exit 0, 1 or 2, no traceback, nothing raw printed; nothing but a named output changes."""
     args = [a for a in args if "\0" not in a]  # not passable as an argument at all
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         shutil.copytree(SEEDS, root / "rulings")
-        previous_build(built, root)
+        previous_build(robustness_build, root)
         (root / "notes.txt").write_text("mine\n")
         before = tree(root)
         ran = kb_here(*command, *args, cwd=root)
