@@ -1,4 +1,4 @@
-"""What the checks' tests (tests/test_check*.py, the ``seeds_db`` fixture of tests/conftest.py)
+"""What the checks' tests (tests/test_check*.py, the ``checks_db`` fixture of tests/conftest.py)
 share: a corpus run through the pipeline up to the check stage."""
 
 from __future__ import annotations

@@ -87,13 +87,12 @@ def synthetic(tmp_path_factory) -> Path:
 
 
 # -- builds shared by the modules of one theme ------------------------------------------------
-# Each is made at most once per process (per xdist worker). A module that defines a fixture of
-# the same name (a build of its own: ``built`` in test_cli.py, ``seeds_db`` in
-# test_link_corpora.py) uses its own.
+# Each is made at most once per process (per xdist worker). Their names are used by no module's
+# own fixture (``built`` in test_cli.py, ``seeds_db`` in test_link_corpora.py are other builds).
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
+def search_build(tmp_path_factory) -> Path:
     """The seed corpus built into a _build folder: the search tests' store and index
     (test_search.py, test_search_shortcuts.py)."""
     from kb.pipeline.build import build
@@ -104,13 +103,13 @@ def built(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def index(built) -> Path:
-    """The whoosh index of ``built``."""
-    return built / "index"
+def index(search_build) -> Path:
+    """The whoosh index of ``search_build``."""
+    return search_build / "index"
 
 
 @pytest.fixture(scope="session")
-def seeds_db(tmp_path_factory):
+def checks_db(tmp_path_factory):
     """The seeds without their suppressions, run up to the check stage: the checks' tests'
     store (test_check.py, test_check_copies.py)."""
     from check_helpers import store_of

@@ -1,6 +1,6 @@
 """Translator checks on the seeds, on a cleaned copy, on injected defects, and `kb check`.
 
-A ruling printed on many cards: test_check_copies.py; the seeds' store (``seeds_db``):
+A ruling printed on many cards: test_check_copies.py; the seeds' store (``checks_db``):
 tests/conftest.py."""
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def _by(report, check_id, lang=None):
     return [f for f in report.findings if f.check == check_id and (lang is None or f.lang == lang)]
 
 
-def test_seed_english_fragments_are_the_errors(seeds_db):
-    report = run_checks(seeds_db)
+def test_seed_english_fragments_are_the_errors(checks_db):
+    report = run_checks(checks_db)
     errors = [f for f in report.findings if f.severity == "error"]
     assert sorted(f.excerpt for f in errors) == [
         "and ventures into",
@@ -67,8 +67,8 @@ def test_seed_english_fragments_are_the_errors(seeds_db):
     assert report.exit_status == 1
 
 
-def test_seed_findings_a_translator_would_make(seeds_db):
-    report = run_checks(seeds_db)
+def test_seed_findings_a_translator_would_make(checks_db):
+    report = run_checks(checks_db)
     assert [f.excerpt for f in _by(report, "name-translated", "fr")] == ["Entrée secrète"]
     assert {f.lang for f in _by(report, "english-term") if f.excerpt == "Two-Headed Giant"} == {
         "it",
@@ -83,9 +83,9 @@ def test_seed_findings_a_translator_would_make(seeds_db):
     assert not [f for f in _by(report, "quote-style") if f.lang != "it"]
 
 
-def test_every_excerpt_is_its_offsets_in_the_ruling(seeds_db):
-    texts = {row["id"]: row["text"] for row in seeds_db["rulings"].rows}
-    findings = run_checks(seeds_db).findings
+def test_every_excerpt_is_its_offsets_in_the_ruling(checks_db):
+    texts = {row["id"]: row["text"] for row in checks_db["rulings"].rows}
+    findings = run_checks(checks_db).findings
     assert findings
     for f in findings:
         assert f.check in CHECKS and f.severity in ("error", "warning", "info")
@@ -100,11 +100,11 @@ def test_clean_text_has_no_error(clean_db):
     assert not _by(report, "untranslated-fragment")
 
 
-def test_build_stage_stores_findings_without_failing(seeds_db):
-    rows = list(seeds_db["findings"].rows)
+def test_build_stage_stores_findings_without_failing(checks_db):
+    rows = list(checks_db["findings"].rows)
     assert {r["severity"] for r in rows} >= {"error", "warning"}
-    stored = stored_findings(seeds_db)
-    assert len(stored) == len(run_checks(seeds_db).findings)
+    stored = stored_findings(checks_db)
+    assert len(stored) == len(run_checks(checks_db).findings)
     assert {
         "check",
         "severity",
@@ -118,21 +118,21 @@ def test_build_stage_stores_findings_without_failing(seeds_db):
         "ruling",
         "accepted",
     } <= set(stored[0])
-    groups = {row["id"] for row in seeds_db["groups"].rows}
+    groups = {row["id"] for row in checks_db["groups"].rows}
     assert {r["group"] for r in rows} <= groups
 
 
 # -- injected defects, one text changed in an aligned group of real seed texts ---------------
 
 
-def _group(seeds_db, needle: str) -> list[Member]:
-    corpus = load_corpus(seeds_db)
+def _group(checks_db, needle: str) -> list[Member]:
+    corpus = load_corpus(checks_db)
     group = next(g for g in corpus.groups if any(needle in m.text for m in g.members))
     return group.members
 
 
-def _check_changed(seeds_db, needle, lang, change) -> list:
-    members = _group(seeds_db, needle)
+def _check_changed(checks_db, needle, lang, change) -> list:
+    members = _group(checks_db, needle)
     changed = [
         Member(
             m.id, m.lang, m.card, change(m.text) if m.lang == lang else m.text, m.group, m.source
@@ -144,9 +144,9 @@ def _check_changed(seeds_db, needle, lang, change) -> list:
     return report.findings
 
 
-def test_injected_english_phrase(seeds_db):
+def test_injected_english_phrase(checks_db):
     found = _check_changed(
-        seeds_db,
+        checks_db,
         "Zu jedem Zeitpunkt",
         "de",
         lambda t: t.replace(
@@ -159,50 +159,50 @@ def test_injected_english_phrase(seeds_db):
     )
 
 
-def test_injected_number_change(seeds_db):
+def test_injected_number_change(checks_db):
     found = _check_changed(
-        seeds_db, "deux règles", "fr", lambda t: t.replace("deux règles", "trois règles")
+        checks_db, "deux règles", "fr", lambda t: t.replace("deux règles", "trois règles")
     )
     assert any(f.check == "number-mismatch" and "trois" in f.message for f in found)
     found = _check_changed(
-        seeds_db, "deux règles", "fr", lambda t: t.replace("deux règles", "3 règles")
+        checks_db, "deux règles", "fr", lambda t: t.replace("deux règles", "3 règles")
     )
     assert any(f.check == "number-mismatch" and f.severity == "error" for f in found)
 
 
-def test_injected_dropped_sentence(seeds_db):
-    found = _check_changed(seeds_db, "Zu jedem Zeitpunkt", "de", lambda t: t.split(". ")[0] + ".")
+def test_injected_dropped_sentence(checks_db):
+    found = _check_changed(checks_db, "Zu jedem Zeitpunkt", "de", lambda t: t.split(". ")[0] + ".")
     assert any(f.check == "sentence-count" and f.lang == "de" for f in found)
 
 
-def test_injected_swapped_term(seeds_db):
+def test_injected_swapped_term(checks_db):
     found = _check_changed(
-        seeds_db, "Entrée secrète", "es", lambda t: t.replace("mazmorra", "sala")
+        checks_db, "Entrée secrète", "es", lambda t: t.replace("mazmorra", "sala")
     )
     assert any(f.check == "missing-concept" and "dungeon" in f.message for f in found)
 
 
-def test_injected_wrong_quotes_and_spacing(seeds_db):
+def test_injected_wrong_quotes_and_spacing(checks_db):
     found = _check_changed(
-        seeds_db,
+        checks_db,
         "„die Initiative hat“",
         "de",
         lambda t: t.replace("„die Initiative hat“", "«die Initiative hat»"),
     )
     assert any(f.check == "quote-style" and f.lang == "de" for f in found)
     found = _check_changed(
-        seeds_db,
+        checks_db,
         "« a l’initiative »",
         "fr",
         lambda t: t.replace("deux règles.", "deux règles: les voici."),
     )
     assert any(f.check == "french-spacing" and f.severity == "warning" for f in found)
     found = _check_changed(
-        seeds_db, "“tiene la iniciativa”", "es", lambda t: t + " Puede tomarla otra vez?"
+        checks_db, "“tiene la iniciativa”", "es", lambda t: t + " Puede tomarla otra vez?"
     )
     assert any(f.check == "inverted-marks" for f in found)
     found = _check_changed(
-        seeds_db,
+        checks_db,
         "“tiene la iniciativa”",
         "es",
         lambda t: t.replace("iniciativa.", "iniciativa ; fin."),
@@ -210,8 +210,8 @@ def test_injected_wrong_quotes_and_spacing(seeds_db):
     assert any(f.check == "punctuation-spacing" for f in found)
 
 
-def test_copied_text_and_missing_language(seeds_db):
-    members = _group(seeds_db, "Zu jedem Zeitpunkt")
+def test_copied_text_and_missing_language(checks_db):
+    members = _group(checks_db, "Zu jedem Zeitpunkt")
     de = next(m for m in members if m.lang == "de")
     copied = [
         m if m.lang != "es" else Member(m.id, "es", m.card, de.text, m.group) for m in members
@@ -226,8 +226,8 @@ def test_copied_text_and_missing_language(seeds_db):
     ]
 
 
-def test_apostrophes_mixed_within_a_language(seeds_db):
-    members = _group(seeds_db, "Zu jedem Zeitpunkt")
+def test_apostrophes_mixed_within_a_language(checks_db):
+    members = _group(checks_db, "Zu jedem Zeitpunkt")
     mixed = [
         m
         if m.lang != "it"
@@ -251,7 +251,7 @@ def test_checks_never_raise_on_arbitrary_text(texts):
 # -- suppressions and the command -------------------------------------------------------------
 
 
-def test_suppressions_accept_findings_and_report_stale_entries(seeds_db, tmp_path):
+def test_suppressions_accept_findings_and_report_stale_entries(checks_db, tmp_path):
     path = tmp_path / "suppressions.toml"
     path.write_text(
         '[[accept]]\ncheck = "untranslated-fragment"\nlang = "it"\n'
@@ -259,7 +259,7 @@ def test_suppressions_accept_findings_and_report_stale_entries(seeds_db, tmp_pat
         '[[accept]]\ncheck = "duplicate-text"\nreason = "nothing to accept"\n',
         encoding="utf-8",
     )
-    report = run_checks(seeds_db, suppressions.load(path))
+    report = run_checks(checks_db, suppressions.load(path))
     assert report.exit_status == 0
     assert len(report.accepted) == 3
     stale = _by(report, "stale-suppression")
@@ -283,8 +283,8 @@ def test_bad_suppressions_file_is_one_clear_error(tmp_path, content, problem):
     assert problem in str(info.value) and str(path) in str(info.value)
 
 
-def test_kb_check_command(seeds_db, tmp_path):
-    db = seeds_db.conn.execute("PRAGMA database_list").fetchone()[2]
+def test_kb_check_command(checks_db, tmp_path):
+    db = checks_db.conn.execute("PRAGMA database_list").fetchone()[2]
     runner = CliRunner()
     result = runner.invoke(cli, ["check", "--db", db, "--format", "json"])
     assert result.exit_code == 1, result.output

@@ -11,12 +11,12 @@ from kb.checks.run import check_corpus
 from kb.reference.glossary import load as load_glossary
 
 
-def _copied_corpus(seeds_db) -> Corpus:
+def _copied_corpus(checks_db) -> Corpus:
     """The seed groups with every ruling printed on three more cards, one of them twice (a
     duplicate), the Italian ones also with a cleaned text, and one group copied whole into
     another group (the same texts in two groups)."""
     groups = []
-    for group in load_corpus(seeds_db).groups:
+    for group in load_corpus(checks_db).groups:
         members = list(group.members)
         for k in range(1, 4):
             members += [
@@ -42,16 +42,16 @@ def _copied_corpus(seeds_db) -> Corpus:
     return Corpus(groups, load_glossary())
 
 
-def test_copies_of_a_text_get_what_checking_each_copy_gives(seeds_db, monkeypatch):
+def test_copies_of_a_text_get_what_checking_each_copy_gives(checks_db, monkeypatch):
     from kb.checks import update as check_update
 
-    corpus = _copied_corpus(seeds_db)
+    corpus = _copied_corpus(checks_db)
     assert any(len(copies) > 1 for g in corpus.groups for copies in g.texts)
     found = check_corpus(corpus).findings
     counts = {name: count(corpus, corpus.members) for name, count in check_update.COUNTS.items()}
     # Each member on its own: what the checks did before they shared work between copies.
     monkeypatch.setattr(Group, "texts", property(lambda g: [[m] for m in g.members]))
-    alone = _copied_corpus(seeds_db)
+    alone = _copied_corpus(checks_db)
     assert [f.to_dict() for f in found] == [f.to_dict() for f in check_corpus(alone).findings]
     assert counts == {
         name: count(alone, alone.members) for name, count in check_update.COUNTS.items()
@@ -66,10 +66,10 @@ def test_copies_of_a_text_get_what_checking_each_copy_gives(seeds_db, monkeypatc
     assert any(f.check == "duplicate-text" and f.ruling.endswith("~twice") for f in found)
 
 
-def test_each_text_is_checked_once(seeds_db, monkeypatch):
+def test_each_text_is_checked_once(checks_db, monkeypatch):
     from kb.checks import fragments
 
-    corpus = _copied_corpus(seeds_db)
+    corpus = _copied_corpus(checks_db)
     calls = []
     real = fragments.text_findings
     monkeypatch.setattr(

@@ -33,9 +33,9 @@ def top_groups(index, query, k=3, **kw):
     return [h.group for h in search(index, query, limit=k, **kw)]
 
 
-def test_build_writes_the_index_next_to_the_store(built):
-    assert index_dir_for(built / "rulings.db") == built / "index"
-    assert (built / "index" / "glossary.json").is_file()
+def test_build_writes_the_index_next_to_the_store(search_build):
+    assert index_dir_for(search_build / "rulings.db") == search_build / "index"
+    assert (search_build / "index" / "glossary.json").is_file()
 
 
 @pytest.mark.parametrize(
@@ -195,14 +195,14 @@ def test_any_query_gives_hits_or_query_error(index, text):
     assert all(isinstance(h, Hit) for h in hits)
 
 
-def test_cli_json_contract(built):
+def test_cli_json_contract(search_build):
     result = CliRunner().invoke(
         cli,
         [
             "search",
             "joueur quitte la partie",
             "--db",
-            str(built / "rulings.db"),
+            str(search_build / "rulings.db"),
             "--format",
             "json",
             "--limit",
@@ -219,9 +219,9 @@ def test_cli_json_contract(built):
     assert {h["lang"] for h in hits} == {"it"}
 
 
-def test_cli_text_and_errors(built, tmp_path):
+def test_cli_text_and_errors(search_build, tmp_path):
     runner = CliRunner()
-    db = str(built / "rulings.db")
+    db = str(search_build / "rulings.db")
     ok = runner.invoke(cli, ["search", "ultima stanza", "--db", db])
     assert ok.exit_code == 0 and ok.output.startswith("1. [it]")
     bad = runner.invoke(cli, ["search", "lang:xx", "--db", db])

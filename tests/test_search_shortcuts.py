@@ -19,7 +19,7 @@ def stored_documents(index_dir: Path) -> list[str]:
         )
 
 
-def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monkeypatch):
+def test_patching_an_index_gives_what_a_full_rewrite_gives(search_build, tmp_path, monkeypatch):
     """A reused build patches the previous index: one changed text, one ruling gone and one
     whole group gone give the documents, hits and (nearly) the scores of a full rewrite."""
     import shutil
@@ -31,8 +31,8 @@ def test_patching_an_index_gives_what_a_full_rewrite_gives(built, tmp_path, monk
 
     work = tmp_path / "b"
     work.mkdir()
-    shutil.copy(built / "rulings.db", work / "rulings.db")
-    previous = built / "index"
+    shutil.copy(search_build / "rulings.db", work / "rulings.db")
+    previous = search_build / "index"
     with sqlite3.connect(work / "rulings.db") as conn:
         conn.execute("PRAGMA foreign_keys = OFF")
         groups = [
