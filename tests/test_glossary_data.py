@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from kb.core import dungeons
 from kb.corpus.languages import UI_LANGUAGES
 from kb.errors import KbError
 from kb.reference import glossary
@@ -60,12 +61,18 @@ def test_every_term_is_found_by_its_own_forms(g):
     assert unfound == []
 
 
-def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
-    bad = tmp_path / "glossary.yaml"
+def _concept_x(folder, fields: str = "", forms: str = ""):
+    """A glossary file of one concept ``x``, a term in every language, with ``fields`` (YAML
+    lines of the concept) and ``forms`` (lines of its forms)."""
+    bad = folder / "glossary.yaml"
     terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
-    bad.write_text(
-        f"concepts:\n  - id: x\n    yields_to: [nowhere]\n    terms:\n{terms}", encoding="utf-8"
-    )
+    forms = f"    forms:\n{forms}" if forms else ""
+    bad.write_text(f"concepts:\n  - id: x\n{fields}    terms:\n{terms}{forms}", encoding="utf-8")
+    return bad
+
+
+def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
+    bad = _concept_x(tmp_path, "    yields_to: [nowhere]\n")
     with pytest.raises(KbError, match="'x' yields to 'nowhere', which is not in the glossary"):
         glossary.load(bad)
 
@@ -85,12 +92,7 @@ def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
     ],
 )
 def test_a_misplaced_word_to_exclude_or_gap_is_a_clear_error(tmp_path, form, problem):
-    bad = tmp_path / "glossary.yaml"
-    terms = "".join(f"      {lang}: [x]\n" for lang in UI_LANGUAGES)
-    bad.write_text(
-        f"concepts:\n  - id: x\n    terms:\n{terms}    forms:\n      it: ['{form}']\n",
-        encoding="utf-8",
-    )
+    bad = _concept_x(tmp_path, forms=f"      it: ['{form}']\n")
     with pytest.raises(KbError, match=re.escape(f"x: '{form}': {problem}")):
         glossary.load(bad)
 
@@ -101,6 +103,23 @@ def test_names_kept_in_english(g):
     assert g.get("secret_entrance").term("ru") == "Secret Entrance"
     assert "secret_entrance" in g.concept_ids("vers Entrée secrète (la première salle)", "fr")
     assert "secret_entrance" in g.concept_ids("в Secret Entrance (первую комнату)", "ru")
+
+
+def test_a_room_at_a_dungeons_end_is_named_by_the_core(g):
+    """last_room's forms hold every bottommost room of the core's room graphs, in every
+    language (room names are printed in English); a room on the way is no last room."""
+    for dungeon in dungeons.DUNGEONS.values():
+        for lang in UI_LANGUAGES:
+            assert "last_room" in g.concept_ids(f"{dungeon.bottommost} ability", lang)
+            assert "last_room" not in g.concept_ids(f"{dungeon.topmost} ability", lang)
+            middle = dungeon.next_rooms(dungeon.topmost)[0]
+            assert "last_room" not in g.concept_ids(f"{middle} ability", lang)
+
+
+def test_rooms_other_than_an_end_is_a_clear_error(tmp_path):
+    bad = _concept_x(tmp_path, "    rooms: middle\n")
+    with pytest.raises(KbError, match="x: rooms: 'middle' is neither topmost nor bottommost"):
+        glossary.load(bad)
 
 
 def test_get_unknown_concept_names_it(g):

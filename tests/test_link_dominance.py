@@ -40,10 +40,10 @@ def _without_reference(rule: str, reference: str) -> evidence.EvidenceTable:
 
 def test_a_rule_keeps_a_thin_rule_its_description_refers_to():
     # 701.49d's description sends a venture into a dungeon already started to 701.49b: a
-    # ruling on venturing into Undercity (brought from outside the game, or else on from a
+    # ruling on venturing into Undercity (chosen from outside the game, or else on from a
     # room with an arrow onward) explains both.
     found = ["dungeon", "venture_into_undercity", "undercity", "room", "venture_marker"]
-    found += ["next_room", "outside_game"]
+    found += ["next_room", "outside_game", "choose_dungeon"]
     table = link.evidence_table()
     assert table.rules["701.49d"].refers == {"701.49b", "701.49c"}
     # (Both restate or touch by their scores: the order is not the point.)
@@ -119,10 +119,12 @@ def test_of_rules_naming_the_same_the_one_lacking_least_wins():
     found = ["dungeon", "start_dungeon", "first_room", "room", "venture_marker", "venture"]
     assert [l.rule for l in link.rules_for(found)] == ["701.49a"]
     # The first room is one of the ways its hint names 701.49a's point: a group naming it does
-    # not lack the others (the dungeon from outside the game, not being in a dungeon), while
+    # not lack the others (the dungeon from outside the game, not being in a dungeon, the
+    # choice of a dungeon), while
     # 309.5b lacks its removal from the game.
     table = link.evidence_table()
-    assert {"first_room", "outside_game", "not_in_dungeon"} in table.hints["701.49a"].requires
+    ways = {"first_room", "outside_game", "not_in_dungeon", "choose_dungeon"}
+    assert ways in table.hints["701.49a"].requires
     assert scoring.link_to("701.49a", scoring.votes_of(found), table).lacking == 0
     assert scoring.link_to("309.5b", scoring.votes_of(found), table).lacking > 0
     # A group naming none of them lacks them all (and its gate refuses it).
@@ -165,9 +167,11 @@ def test_a_card_rule_brings_in_the_keyword_action_saying_the_same_when_the_group
         table.sections,
     )
     assert [l.rule for l in link.rules_for(moving + ["venture"], table=plain)] == ["309.5a"]
-    # 701.49d refers a venture into Undercity from a dungeon's last room to 701.49c.
+    # 701.49d refers a venture into Undercity from a dungeon's last room to 701.49c, which
+    # 309.5b states from the card's side (its hint needs the last room, which the group names).
     into = ["dungeon", "venture_into_undercity", "undercity", "room", "venture_marker"]
-    assert [l.rule for l in link.rules_for(into + ["last_room"])] == ["701.49c", "701.49d"]
+    from_last = [l.rule for l in link.rules_for(into + ["last_room"])]
+    assert from_last == ["309.5b", "701.49c", "701.49d"]
     assert [l.rule for l in link.rules_for(into + ["first_room"])] == ["701.49d"]
 
 

@@ -188,3 +188,35 @@ def test_a_trigger_that_waits_for_priority_is_603_3_not_the_order_of_603_3b():
     # Choosing the order of several triggers, player by player, is 603.3b's.
     ordered = waiting + ["choose_order", "active_player", "nonactive_player"]
     assert "603.3b" in [l.rule for l in link.rules_for(ordered)]
+
+
+def test_choosing_the_dungeon_is_the_keyword_action_s_start():
+    # 701.49a's point, named by the player's choice alone ("you choose which dungeon as the
+    # ability resolves"): no first room, no dungeon from outside the game, no "not in one".
+    assert [l.rule for l in link.rules_for(["venture", "dungeon", "choose_dungeon"])] == [
+        "309.2a",
+        "701.49a",
+    ]
+    assert [l.rule for l in link.rules_for(["venture", "dungeon"])] == []
+    # The card-side twin of the venture from the last room (309.5b, 701.49c) needs that room,
+    # however much else of its description a start names.
+    start = ["venture", "dungeon", "remove_from_game", "choose_dungeon", "first_room"]
+    start += ["command_zone", "outside_game"]
+    assert "309.5b" not in [l.rule for l in link.rules_for(start)]
+    assert "309.5b" in [l.rule for l in link.rules_for(start + ["last_room"])]
+
+
+def test_a_named_last_room_is_the_last_room(tmp_path):
+    # A ruling naming a dungeon's bottommost room (the core's room graphs) for its ability on
+    # the stack, completed by a venture, is about the venture from the last room (701.49c),
+    # in words no language translates (room names are printed in English).
+    texts = {
+        "fr": "Si vous vous aventurez dans le donjon pendant que la capacité de Mad Wizard's Lair "
+        "est sur la pile, vous terminez ce donjon avant qu'elle se résolve.",
+        "de": "Wagst du dich in das Verlies vor, während die Fähigkeit von Mad Wizard's Lair auf "
+        "dem Stapel liegt, schließt du dieses Verlies ab, bevor sie verrechnet wird.",
+        "es": "Si te adentras en la mazmorra mientras la habilidad de Mad Wizard's Lair está en "
+        "la pila, completas esa mazmorra antes de que se resuelva.",
+    }
+    (last,) = [f for f in links_of_one(tmp_path, texts) if f["rule"] == "701.49c"]
+    assert last["evidence"]["concepts"]["last_room"]["de"] == "Mad Wizard's Lair"
