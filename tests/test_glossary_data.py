@@ -116,6 +116,25 @@ def test_a_room_at_a_dungeons_end_is_named_by_the_core(g):
             assert "last_room" not in g.concept_ids(f"{middle} ability", lang)
 
 
+@pytest.mark.parametrize(
+    "lang, sentence",
+    [
+        ("en", "you complete {}"),
+        ("ru", "вы завершаете {}"),
+        ("it", "completi {}"),
+        ("fr", "vous terminez {}"),
+        ("de", "schließt du {} ab"),
+        ("es", "completas {}"),
+    ],
+)
+def test_a_form_names_every_dungeon_of_the_core(g, lang, sentence):
+    # "<dungeon>" in a form stands for each dungeon's name: a dungeon added to the core is
+    # completed, started and chosen by name with no glossary edit.
+    for name in dungeons.DUNGEONS:
+        assert "complete_dungeon" in g.concept_ids(sentence.format(name), lang), name
+    assert "complete_dungeon" not in g.concept_ids(sentence.format("Goblin Lair"), lang)
+
+
 def test_rooms_other_than_an_end_is_a_clear_error(tmp_path):
     bad = _concept_x(tmp_path, "    rooms: middle\n")
     with pytest.raises(KbError, match="x: rooms: 'middle' is neither topmost nor bottommost"):

@@ -220,3 +220,23 @@ def test_a_named_last_room_is_the_last_room(tmp_path):
     }
     (last,) = [f for f in links_of_one(tmp_path, texts) if f["rule"] == "701.49c"]
     assert last["evidence"]["concepts"]["last_room"]["de"] == "Mad Wizard's Lair"
+
+
+def test_completing_a_dungeon_by_its_name_is_completing_a_dungeon(tmp_path):
+    # hints.yaml's `implies` (309.7): a ruling that completes Tomb of Annihilation (the
+    # glossary's "<dungeon>" forms) names a dungeon, though it never says "dungeon", and the
+    # dungeon rules' family opens to it.
+    table = link.evidence_table()
+    assert table.imply({"complete_dungeon": 0.6}) == {"complete_dungeon": 0.6, "dungeon": 0.6}
+    texts = {
+        "it": "Se ti avventuri in Undercity mentre l'abilità di Cradle of the Death God è in "
+        "pila, completi Tomb of Annihilation e poi inizi Undercity.",
+        "fr": "Si vous vous aventurez dans Undercity pendant que la capacité de Cradle of the "
+        "Death God est sur la pile, vous terminez Tomb of Annihilation, puis vous commencez "
+        "Undercity.",
+        "es": "Si te adentras en Undercity mientras la habilidad de Cradle of the Death God está "
+        "en la pila, completas Tomb of Annihilation y luego empiezas Undercity.",
+    }
+    found = {f["rule"]: f for f in links_of_one(tmp_path, texts)}
+    assert "701.49c" in found
+    assert "dungeon" in found["701.49c"]["concepts"]

@@ -272,6 +272,15 @@ def room_names(end: str) -> list[str]:
     return [getattr(dungeon, end) for dungeon in dungeons.DUNGEONS.values()]
 
 
+def _names(form: str) -> list[str]:
+    """The dungeon names a form's "<dungeon>" stands for (one, unchanged, for a form without).
+
+    >>> _names("complet* ~1 <dungeon>")[:2]
+    ['Undercity', 'Lost Mine of Phandelver']
+    """
+    return list(dungeons.DUNGEONS) if "<dungeon>" in form else [form]
+
+
 def _concept(raw: dict) -> Concept:
     cid = raw["id"]
     if not isinstance(cid, str) or not _ID.fullmatch(cid):
@@ -281,6 +290,11 @@ def _concept(raw: dict) -> Concept:
     if missing:
         raise ValueError(f"{cid}: no term in {', '.join(missing)}")
     forms = {lang: [str(f) for f in values] for lang, values in (raw.get("forms") or {}).items()}
+    # "<dungeon>" in a form: each dungeon's name (printed in English in every language).
+    forms = {
+        lang: [f.replace("<dungeon>", name) for f in values for name in _names(f)]
+        for lang, values in forms.items()
+    }
     if raw.get("rooms"):
         # Room names are printed in English only: each language finds them as they are.
         try:
