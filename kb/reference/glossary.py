@@ -272,13 +272,16 @@ def room_names(end: str) -> list[str]:
     return [getattr(dungeon, end) for dungeon in dungeons.DUNGEONS.values()]
 
 
-def _names(form: str) -> list[str]:
-    """The dungeon names a form's "<dungeon>" stands for (one, unchanged, for a form without).
+def _expanded(form: str) -> list[str]:
+    """``form`` with its "<dungeon>" made each dungeon's name in turn (the form alone when it
+    has none): names are printed in English in every language.
 
-    >>> _names("complet* ~1 <dungeon>")[:2]
-    ['Undercity', 'Lost Mine of Phandelver']
+    >>> _expanded("complet* ~1 <dungeon>")[:2]
+    ['complet* ~1 Undercity', 'complet* ~1 Lost Mine of Phandelver']
     """
-    return list(dungeons.DUNGEONS) if "<dungeon>" in form else [form]
+    if "<dungeon>" not in form:
+        return [form]
+    return [form.replace("<dungeon>", name) for name in dungeons.DUNGEONS]
 
 
 def _concept(raw: dict) -> Concept:
@@ -290,10 +293,8 @@ def _concept(raw: dict) -> Concept:
     if missing:
         raise ValueError(f"{cid}: no term in {', '.join(missing)}")
     forms = {lang: [str(f) for f in values] for lang, values in (raw.get("forms") or {}).items()}
-    # "<dungeon>" in a form: each dungeon's name (printed in English in every language).
     forms = {
-        lang: [f.replace("<dungeon>", name) for f in values for name in _names(f)]
-        for lang, values in forms.items()
+        lang: [f for form in values for f in _expanded(form)] for lang, values in forms.items()
     }
     if raw.get("rooms"):
         # Room names are printed in English only: each language finds them as they are.
