@@ -2,7 +2,8 @@
 
 They are the only exceptions the CLI turns into the one-line ``path:line: problem`` output
 and exit status 2; anything else is a bug and keeps its traceback. Beside them, the readers of
-the settings and data files every package shares (TOML with its faults as these errors, YAML).
+the settings and data files every package shares (TOML and YAML, with their faults as these
+errors).
 """
 
 from __future__ import annotations
@@ -54,6 +55,24 @@ def load_yaml(source: str | IO[str]):
     import yaml
 
     return yaml.load(source, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def read_yaml(path: str | Path):
+    """A YAML data file (the glossary, the rules' descriptions and hints, the card catalog, an
+    example), its faults as one :class:`KbError` naming the file and, for bad YAML, the line:
+    whoever edits one to add a rule or a concept sees where, not a traceback."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return load_yaml(handle)
+    except UnicodeDecodeError:
+        raise KbError([Problem(str(path), 0, "not UTF-8 text")]) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        line = mark.line + 1 if mark is not None else 0
+        raise KbError([Problem(str(path), line, f"not valid YAML: {problem}")]) from None
 
 
 def read_toml(path: Path) -> dict:

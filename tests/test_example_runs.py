@@ -181,6 +181,20 @@ def test_an_example_without_group_or_with_a_used_id_is_refused(rulings_copy):
         example_runs.load_examples()
 
 
+def test_an_example_or_scenario_that_is_not_yaml_names_its_file_and_line(rulings_copy, tmp_path):
+    # Whoever adds an example sees where the YAML broke, in one line, not a traceback.
+    path = rulings_copy / "726.3-only-one-holder.yaml"
+    path.write_text("id: x\ngroup: [726.3-1df600\nsteps: []\n", encoding="utf-8")
+    with pytest.raises(KbError, match=r"726.3-only-one-holder.yaml:\d+: not valid YAML") as found:
+        example_runs.load_examples()
+    assert len(str(found.value).splitlines()) == 1
+    scenario_file = tmp_path / "rules" / "broken.yaml"
+    scenario_file.parent.mkdir()
+    scenario_file.write_text("id: y\nsetup: {players: [Ann\n", encoding="utf-8")
+    with pytest.raises(KbError, match=r"broken.yaml:\d+: not valid YAML"):
+        example_runs.load_examples(rules_dir=scenario_file.parent, rulings_dir=tmp_path)
+
+
 # -- breaking a rule in the core makes the matching ruling examples fail, by name ----------------
 
 

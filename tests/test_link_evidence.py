@@ -88,6 +88,24 @@ def test_a_carried_rule_without_description_is_a_clear_error():
         evidence.table_for({"726.4", "999.1"})
 
 
+def test_a_data_file_that_is_not_yaml_names_its_file_and_line(tmp_path):
+    # The rules' descriptions and hints, the glossary: what a maintainer edits to add a rule.
+    bad = tmp_path / "hints.yaml"
+    bad.write_text(
+        'rules:\n  "726.3":\n    requires: [initiative\n  "726.4": {}\n', encoding="utf-8"
+    )
+    with pytest.raises(KbError, match=r"hints.yaml:4: not valid YAML: did not find expected"):
+        evidence.read_hints(bad)
+    with pytest.raises(KbError, match=r"hints.yaml:4: not valid YAML"):
+        evidence.read_descriptions(bad)
+    with pytest.raises(KbError, match=r"hints.yaml:4: not valid YAML"):
+        load_glossary(bad)
+    bad.write_bytes(b"rules:\n  caf\xe9: x\n")
+    with pytest.raises(KbError) as found:
+        evidence.read_descriptions(bad)
+    assert found.value.lines() == [f"{bad}: not UTF-8 text"]
+
+
 def test_hints_naming_an_unknown_concept_are_a_clear_error(tmp_path):
     bad = tmp_path / "hints.yaml"
     bad.write_text('rules:\n  "726.3":\n    requires: [initiativ]\n', encoding="utf-8")

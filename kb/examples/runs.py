@@ -29,7 +29,7 @@ import yaml
 
 from kb.core import scenario
 from kb.corpus.files import display
-from kb.errors import KbError, Problem, load_yaml
+from kb.errors import KbError, Problem, read_yaml
 from kb.pipeline.progress import progress, say
 from kb.store import schema
 
@@ -73,7 +73,7 @@ def load_examples(rules_dir: Path | None = None, rulings_dir: Path | None = None
     try:
         examples = [Example(s, "rule") for s in scenario.load_dir(rules_dir)]
         examples += [load_ruling_example(p) for p in sorted(Path(rulings_dir).glob("*.y*ml"))]
-    except (scenario.ScenarioError, yaml.YAMLError) as error:
+    except scenario.ScenarioError as error:  # bad YAML too: it names the file and the line
         raise KbError(str(error)) from None
     seen: dict[str, str] = {}
     for example in examples:
@@ -93,7 +93,7 @@ def load_examples(rules_dir: Path | None = None, rulings_dir: Path | None = None
 
 def load_ruling_example(path: Path) -> Example:
     """A ruling example: a scenario with a ``group`` key (ScenarioError names the file)."""
-    data = load_yaml(Path(path).read_text(encoding="utf-8"))
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise scenario.ScenarioError(f"{path}: an example file holds one mapping")
     group = data.pop("group", None)

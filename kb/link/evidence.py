@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from kb.errors import KbError, Problem, load_yaml
+from kb.errors import KbError, Problem, read_yaml
 from kb.reference.glossary import Glossary
 from kb.reference.glossary import load as load_glossary
 
@@ -238,8 +238,7 @@ def build_table(
 def read_descriptions(path: str | Path | None = None) -> dict[str, str]:
     """{rule number: description} from a descriptions file (default :data:`DESCRIPTIONS_FILE`,
     read when called)."""
-    with open(path or DESCRIPTIONS_FILE, encoding="utf-8") as handle:
-        data = load_yaml(handle) or {}
+    data = read_yaml(path or DESCRIPTIONS_FILE) or {}
     return {
         str(number): " ".join(str(text).split())
         for number, text in (data.get("rules") or {}).items()
@@ -253,8 +252,7 @@ def read_hints(
     a hints file (default :data:`HINTS_FILE`); KbError names a concept the glossary lacks."""
     glossary = glossary or load_glossary()
     path = path or HINTS_FILE
-    with open(path, encoding="utf-8") as handle:
-        data = load_yaml(handle) or {}
+    data = read_yaml(path) or {}
     problems: list[Problem] = []
 
     def concepts(values, where: str) -> frozenset[str]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from kb.errors import KbError, Problem, load_yaml
+from kb.errors import KbError, Problem, read_yaml
 
 CATALOG_FILE = Path(__file__).with_name("cards.yaml")
 
@@ -48,8 +48,7 @@ def slug(text: str) -> str:
 @lru_cache(maxsize=4)
 def catalog(path: str | Path = CATALOG_FILE) -> dict[tuple[str | None, str], Identity]:
     """{(lang, name key): identity}, plus (None, name key) for lookups in any language."""
-    with open(path, encoding="utf-8") as handle:
-        data = load_yaml(handle) or {}
+    data = read_yaml(path) or {}
     index: dict[tuple[str | None, str], Identity] = {}
     problems = []
     for number, card in enumerate(data.get("cards") or [], start=1):

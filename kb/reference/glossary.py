@@ -22,7 +22,7 @@ from pathlib import Path
 
 from kb.core import dungeons
 from kb.corpus.languages import UI_LANGUAGES
-from kb.errors import KbError, Problem, load_yaml
+from kb.errors import KbError, Problem, read_yaml
 from kb.reference import needles, patterns
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary.yaml")
@@ -234,8 +234,7 @@ def yielded(found: list[Match], by_id: dict[str, Concept]) -> list[Match]:
 @lru_cache(maxsize=4)
 def load(path: str | Path = GLOSSARY_FILE) -> Glossary:
     """The glossary in ``path`` (cached); KbError names the file and the bad entry."""
-    with open(path, encoding="utf-8") as handle:
-        data = load_yaml(handle) or {}
+    data = read_yaml(path) or {}
     concepts, problems = [], []
     for index, raw in enumerate(data.get("concepts") or [], start=1):
         try:
