@@ -69,10 +69,17 @@ def read_yaml(path: str | Path):
     except UnicodeDecodeError:
         raise KbError([Problem(str(path), 0, "not UTF-8 text")]) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        line = mark.line + 1 if mark is not None else 0
-        raise KbError([Problem(str(path), line, f"not valid YAML: {problem}")]) from None
+        raise yaml_error(exc, path) from None
+
+
+def yaml_error(exc: Exception, path: str | Path | None = None) -> KbError:
+    """A YAML parser's error as one problem, ``path:line: not valid YAML: ...``; the path is
+    the one the parser read from (a file it was handed open) unless ``path`` names it."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    where = path if path is not None else getattr(mark, "name", "kb")
+    line = mark.line + 1 if mark is not None else 0
+    return KbError([Problem(str(where), line, f"not valid YAML: {problem}")])
 
 
 def read_toml(path: Path) -> dict:

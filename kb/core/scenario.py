@@ -87,13 +87,9 @@ def load(source: str | Path | dict[str, Any]) -> Scenario:
     if isinstance(source, dict):
         return parse(source, where="<dict>")
     path = Path(source)
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except yaml.YAMLError as exc:  # the file and line, as kb.errors.read_yaml says them
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        line = mark.line + 1 if mark is not None else 0
-        raise ScenarioError(f"{path}:{line}: not valid YAML: {problem}") from None
+    # Read from the open file, a YAML error's mark names it (kb.errors.yaml_error says where).
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.load(handle, Loader=_LOADER)
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario file holds one mapping")
     return parse(data, where=str(path))

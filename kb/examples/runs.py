@@ -29,7 +29,7 @@ import yaml
 
 from kb.core import scenario
 from kb.corpus.files import display
-from kb.errors import KbError, Problem, read_yaml
+from kb.errors import KbError, Problem, read_yaml, yaml_error
 from kb.pipeline.progress import progress, say
 from kb.store import schema
 
@@ -73,8 +73,10 @@ def load_examples(rules_dir: Path | None = None, rulings_dir: Path | None = None
     try:
         examples = [Example(s, "rule") for s in scenario.load_dir(rules_dir)]
         examples += [load_ruling_example(p) for p in sorted(Path(rulings_dir).glob("*.y*ml"))]
-    except scenario.ScenarioError as error:  # bad YAML too: it names the file and the line
+    except scenario.ScenarioError as error:
         raise KbError(str(error)) from None
+    except yaml.YAMLError as error:  # a scenario's: the parser's mark names its file
+        raise yaml_error(error) from None
     seen: dict[str, str] = {}
     for example in examples:
         if example.id in seen:
