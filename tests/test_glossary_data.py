@@ -89,6 +89,9 @@ def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
         ("avventur* ~2", "'~N' comes between two words"),
         ("~1", "'~N' comes between two words"),
         ("abgeschlossen ~", "'~N' comes between two words"),
+        ("spost* ~4 <stanza>", "'<stanza>' is no placeholder (known: <dungeon>, <room>, "),
+        ("<stanza> ~2 spost*", "'<stanza>' is no placeholder (known: <dungeon>, <room>, "),
+        ("spost* su<room>", "'su<room>' holds a placeholder inside a word"),
     ],
 )
 def test_a_misplaced_word_to_exclude_or_gap_is_a_clear_error(tmp_path, form, problem):
@@ -133,6 +136,27 @@ def test_a_form_names_every_dungeon_of_the_core(g, lang, sentence):
     for name in dungeons.DUNGEONS:
         assert "complete_dungeon" in g.concept_ids(sentence.format(name), lang), name
     assert "complete_dungeon" not in g.concept_ids(sentence.format("Goblin Lair"), lang)
+
+
+@pytest.mark.parametrize(
+    "lang, sentence",
+    [
+        ("en", "your venture marker moves down to {}"),
+        ("ru", "маркер путешествия перемещается в {}"),
+        ("it", "sposti il tuo segnalino avanzamento su {}"),
+        ("fr", "vous déplacez votre marqueur d'aventure vers {}"),
+        ("de", "bewegst du deinen Vorstoßmarker in {}"),
+        ("es", "mueves tu marcador de aventura a {}"),
+    ],
+)
+def test_a_marker_moving_on_to_any_room_an_arrow_leads_to_is_moving_on(g, lang, sentence):
+    # "<later_room>" in move_on's forms is every room of the core an arrow leads to: a dungeon
+    # added to the core brings its rooms. Its topmost room is where a marker is put on
+    # entering (701.49a), no step on (701.49b).
+    for dungeon in dungeons.DUNGEONS.values():
+        for room in dungeon.rooms[1:]:
+            assert "move_on" in g.concept_ids(sentence.format(room.name), lang), room.name
+        assert "move_on" not in g.concept_ids(sentence.format(dungeon.topmost), lang)
 
 
 def test_rooms_other_than_an_end_is_a_clear_error(tmp_path):

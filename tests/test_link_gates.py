@@ -240,3 +240,21 @@ def test_completing_a_dungeon_by_its_name_is_completing_a_dungeon(tmp_path):
     found = {f["rule"]: f for f in links_of_one(tmp_path, texts)}
     assert "701.49c" in found
     assert "dungeon" in found["701.49c"]["concepts"]
+
+
+def test_a_marker_moving_to_a_room_named_is_the_keyword_action_s_step(tmp_path):
+    # The glossary's "<later_room>" forms: a ruling that says where the marker goes by the
+    # room's name, never "the next room", is about 701.49b's step.
+    texts = {
+        "ru": "Если ваш маркер путешествия находится на Lost Level, в следующий раз, когда вы "
+        "отправитесь в подземелье, вы переместите его либо в Runestone Caverns, либо в "
+        "Muiral's Graveyard.",
+        "de": "Ist dein Vorstoßmarker auf Lost Level, bewegst du ihn, wenn du dich das nächste "
+        "Mal in das Verlies vorwagst, entweder auf Runestone Caverns oder auf Muiral's Graveyard.",
+        "es": "Si tu marcador de aventura está en Lost Level, la próxima vez que te adentres en "
+        "la mazmorra, eliges si lo mueves a Runestone Caverns o a Muiral's Graveyard.",
+    }
+    found = {f["rule"]: f for f in links_of_one(tmp_path, texts)}
+    assert "701.49b" in found
+    # move_on counts as the next room (hints.yaml's `implies`); its words name the room.
+    assert "Runestone Caverns" in found["701.49b"]["evidence"]["concepts"]["next_room"]["ru"]

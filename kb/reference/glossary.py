@@ -272,15 +272,24 @@ def room_names(end: str) -> list[str]:
 
 
 def _expanded(form: str) -> list[str]:
-    """``form`` with its "<dungeon>" made each dungeon's name in turn (the form alone when it
-    has none): names are printed in English in every language.
+    """``form`` made one form per name when it begins with a placeholder ("<dungeon> ~2
+    completed"), else the form alone: a pattern's first word is the literal needle the
+    matcher looks for (:mod:`kb.reference.needles`), and a placeholder elsewhere is an
+    alternation of the names (:func:`patterns.names`).
 
-    >>> _expanded("complet* ~1 <dungeon>")[:2]
-    ['complet* ~1 Undercity', 'complet* ~1 Lost Mine of Phandelver']
+    >>> _expanded("<dungeon> ~2 completed")[:2]
+    ['Undercity ~2 completed', 'Lost Mine of Phandelver ~2 completed']
+    >>> _expanded("complet* ~1 <dungeon>")
+    ['complet* ~1 <dungeon>']
     """
-    if "<dungeon>" not in form:
+    first, _, rest = form.partition(" ")
+    if not patterns.PLACEHOLDER.fullmatch(first):
         return [form]
-    return [form.replace("<dungeon>", name) for name in dungeons.DUNGEONS]
+    try:
+        found = patterns.names(first)
+    except ValueError as exc:
+        raise ValueError(f"{form!r}: {exc}") from None
+    return [f"{name} {rest}".strip() for name in found]
 
 
 def _concept(raw: dict) -> Concept:
@@ -292,9 +301,12 @@ def _concept(raw: dict) -> Concept:
     if missing:
         raise ValueError(f"{cid}: no term in {', '.join(missing)}")
     forms = {lang: [str(f) for f in values] for lang, values in (raw.get("forms") or {}).items()}
-    forms = {
-        lang: [f for form in values for f in _expanded(form)] for lang, values in forms.items()
-    }
+    try:
+        forms = {
+            lang: [f for form in values for f in _expanded(form)] for lang, values in forms.items()
+        }
+    except ValueError as exc:
+        raise ValueError(f"{cid}: {exc}") from None
     if raw.get("rooms"):
         # Room names are printed in English only: each language finds them as they are.
         try:

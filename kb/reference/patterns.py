@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from kb.core import dungeons
+
 #: "~N" (up to N words) or "~" (any words of the clause) between two words of a pattern.
 GAP = re.compile(r"~(\d*)")
 #: The coordinating conjunctions ("and", "or", "but") of each language: after one a new clause
@@ -39,6 +41,31 @@ COORDINATORS = {
 CLAUSE_WORDS = 20
 _ANY_COORDINATOR = "|".join(sorted({w for words in COORDINATORS.values() for w in words}))
 _CLAUSE_GAP = rf"(?:\s+(?!(?:{_ANY_COORDINATOR})(?!\w))[\w'’-]+){{0,{CLAUSE_WORDS}}}?\s+"
+#: "<name>": a word of a pattern that is any of the names the core's dungeons print, in English
+#: in every language (kb/core/dungeons.py): "<dungeon>" each dungeon's, "<room>" each room's,
+#: "<later_room>" each room an arrow leads to (all but the topmost: a marker put on a dungeon's
+#: first room enters that dungeon, it does not move on).
+PLACEHOLDER = re.compile(r"<(\w+)>")
+_NAMES = {
+    "dungeon": lambda: list(dungeons.DUNGEONS),
+    "room": lambda: [room.name for d in dungeons.DUNGEONS.values() for room in d.rooms],
+    "later_room": lambda: list(
+        dict.fromkeys(n for d in dungeons.DUNGEONS.values() for r in d.rooms for n in r.leads_to)
+    ),
+}
+
+
+def names(placeholder: str) -> list[str]:
+    """The names a placeholder token ("<room>") stands for; ValueError if it is none of ours.
+
+    >>> names("<dungeon>")[:2], len(names("<room>"))
+    (['Undercity', 'Lost Mine of Phandelver'], 30)
+    """
+    m = PLACEHOLDER.fullmatch(placeholder)
+    if not m or m.group(1) not in _NAMES:
+        known = ", ".join(f"<{n}>" for n in _NAMES)
+        raise ValueError(f"{placeholder!r} is no placeholder (known: {known})")
+    return _NAMES[m.group(1)]()
 
 
 def compile_pattern(pattern: str, capture: bool = False) -> str:
@@ -76,7 +103,11 @@ def compile_pattern(pattern: str, capture: bool = False) -> str:
         else:
             if parts:
                 parts.append(between)
-            parts.append(f"({_word(token)})" if capture else _word(token))
+            try:
+                word = _word(token)
+            except ValueError as exc:  # a placeholder of no names
+                raise ValueError(f"{pattern!r}: {exc}") from None
+            parts.append(f"({word})" if capture else word)
         between = r"\s+"
     if not parts:
         raise ValueError(misplaced)
@@ -121,10 +152,26 @@ def _captured(pattern: str) -> re.Pattern[str]:
 
 def _word(token: str) -> str:
     body, mark = _split_mark(token)  # "verlies*," is the stem, then its comma
+    if "<" in body and not PLACEHOLDER.fullmatch(body):
+        raise ValueError(f"{token!r} holds a placeholder inside a word (it is a word of its own)")
+    if body.startswith("<"):
+        # One alternation, longest name first, not a pattern per name: a form holding
+        # "<room>" stays one pattern to try (the thirty rooms would be thirty).
+        found = sorted(names(body), key=len, reverse=True)
+        return "(?:" + "|".join(_name(n) for n in found) + r")(?!\w)" + re.escape(mark)
     stem = body.endswith("*")
     body = body[:-1] if stem else body
-    regex = "".join("['’]" if ch in "'’" else re.escape(ch) for ch in body)
-    return regex + (r"\w*" if stem else "") + re.escape(mark)
+    return _escaped(body) + (r"\w*" if stem else "") + re.escape(mark)
+
+
+def _name(name: str) -> str:
+    """A printed name as a regex: its words as a pattern's (any whitespace, either apostrophe)."""
+    return r"\s+".join(_escaped(word) for word in name.split())
+
+
+def _escaped(literal: str) -> str:
+    """``literal`` as a regex matching it, ' and ’ alike."""
+    return "".join("['’]" if ch in "'’" else re.escape(ch) for ch in literal)
 
 
 def _split_mark(token: str) -> tuple[str, str]:
@@ -155,7 +202,7 @@ def longest(pattern: str, first: str) -> str:
     runs: list[list[str]] = []
     run: list[str] = []
     for token in pattern.split():
-        if GAP.fullmatch(token) or token.startswith("!"):
+        if GAP.fullmatch(token) or token.startswith(("!", "<")):
             runs, run = runs + [run], []
             continue
         body, mark = _split_mark(token)
@@ -180,5 +227,8 @@ def _literals(pattern: str) -> list[str]:
 
 
 def _literal(word: str) -> str:
-    """A word's literal part, lowercased: before a stem's * and before any apostrophe."""
+    """A word's literal part, lowercased: before a stem's * and before any apostrophe; none
+    for a placeholder (its names have no part in common)."""
+    if word.startswith("<"):
+        return ""
     return re.split("['’]", word.rstrip("*"))[0].lower()
