@@ -103,7 +103,7 @@ def test_a_marker_that_moves_on_goes_to_the_next_room(tmp_path):
     # hints.yaml's `implies`: a marker that advances, moves on or goes down a room moves to the
     # next room (701.49b), though the ruling never says "next room" or "arrow".
     table = link.evidence_table()
-    assert table.imply({"move_on": 1.0}) == {"move_on": 1.0, "next_room": 1.0}
+    assert table.imply({"move_on": 1.0}) == {"move_on": 1.0, "next_room": 1.0, "dungeon": 1.0}
     venturing = ["venture", "dungeon", "venture_marker", "room", "room_ability", "stack"]
     assert "701.49b" not in [l.rule for l in link.rules_for(venturing)]
     texts = {
@@ -258,3 +258,35 @@ def test_a_marker_moving_to_a_room_named_is_the_keyword_action_s_step(tmp_path):
     assert "701.49b" in found
     # move_on counts as the next room (hints.yaml's `implies`); its words name the room.
     assert "Runestone Caverns" in found["701.49b"]["evidence"]["concepts"]["next_room"]["ru"]
+
+
+def test_a_room_named_is_a_dungeon_s(tmp_path):
+    # hints.yaml's `implies`: the last room, named by its name, is a dungeon's, so a ruling on
+    # the state-based action that never says "dungeon" opens the dungeons' family.
+    table = link.evidence_table()
+    assert table.imply({"last_room": 0.8})["dungeon"] == 0.8
+    removed = ["last_room", "leave_stack", "remove_from_game", "stack", "ability"]
+    assert [l.rule for l in link.rules_for(removed)] == ["309.6", "704.5t"]
+    texts = {
+        "it": "Tomb of Annihilation non viene rimosso dalla partita finché l'abilità di Cradle "
+        "of the Death God non ha lasciato la pila; viene rimosso subito dopo.",
+        "fr": "Tomb of Annihilation n'est pas retiré de la partie tant que la capacité de Cradle "
+        "of the Death God n'a pas quitté la pile ; il est retiré juste après.",
+        "es": "Tomb of Annihilation no se quita de la partida mientras la habilidad de Cradle of "
+        "the Death God no haya dejado la pila; se quita justo después.",
+    }
+    assert "309.6" in [f["rule"] for f in links_of_one(tmp_path, texts)]
+
+
+def test_a_marker_moving_into_a_room_as_its_ability_s_event_is_no_venture():
+    # hints.yaml: 701.49b and 309.5a need the venture or the arrows; a marker that moves into
+    # a room whose ability the ruling is about ("if you move into Trap!, you control its
+    # ability") is that ability's event (309.4c).
+    event = ["venture_marker", "move_on", "room_ability", "control", "target"]
+    assert [l.rule for l in link.rules_for(event)] == ["309.4c"]
+    venturing = [l.rule for l in link.rules_for([*event, "venture"])]
+    assert {"309.4c", "309.5a", "701.49b"} <= set(venturing)
+    assert [l.rule for l in link.rules_for(["venture_marker", "move_on", "arrow"])] == [
+        "309.5a",
+        "701.49b",
+    ]
