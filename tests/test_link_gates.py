@@ -158,11 +158,20 @@ def test_players_venturing_in_turn_order_is_about_the_order_not_the_venture():
 
 def test_the_venture_from_the_last_room_needs_a_last_room():
     # Completing a dungeon doesn't make you venture again; the next venture, not in a dungeon,
-    # starts one: completing (309.7) and starting (701.49a), not the venture from the last
-    # room (701.49c), which the group never names.
+    # starts one (701.49a), not the venture from the last room (701.49c), which the group
+    # never names; nor is it when a dungeon is completed (309.7: as its card is removed).
     after = ["complete_dungeon", "dungeon", "venture", "again", "not_in_dungeon", "first_room"]
-    assert [l.rule for l in link.rules_for(after)] == ["309.7", "701.49a"]
+    assert [l.rule for l in link.rules_for(after)] == ["701.49a"]
     assert "701.49c" in [l.rule for l in link.rules_for(after + ["last_room"])]
+    assert "309.7" in [l.rule for l in link.rules_for(after + ["remove_from_game"])]
+
+
+def test_completing_a_dungeon_is_309_7_s_only_with_the_card_removed():
+    # hints.yaml: 309.7 is when a dungeon is completed, as its card is removed from the game
+    # (from its last room); a card that counts the dungeons you've completed is that card's.
+    counted = ["complete_dungeon", "dungeon", "creature", "control"]
+    assert link.rules_for(counted) == []
+    assert [l.rule for l in link.rules_for(counted + ["remove_from_game"])] == ["309.7"]
 
 
 def test_a_team_ordering_its_triggers_is_805_7_not_603_3b():

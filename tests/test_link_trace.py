@@ -73,6 +73,24 @@ def test_a_rule_is_dropped_only_for_a_rule_that_is_linked():
     assert (decided["701.49b"].kind, decided["701.49b"].by) == ("contained", "309.5a")
 
 
+def test_a_rule_barely_touched_beside_one_of_its_family_restated_gives_way():
+    # A ruling on the initiative's holder leaving (726.4) says the next player takes it and
+    # ventures into Undercity: 726.2's venture, on the way to 726.4's point.
+    leaving = ["initiative", "take_initiative", "leave_game", "venture_into_undercity"]
+    leaving += ["undercity", "turn_continues", "turn_order"]
+    decided = fates(leaving)
+    assert decided["726.4"].linked and decided["726.4"].link.restates
+    assert (decided["726.2"].kind, decided["726.2"].by) == ("overshadowed", "726.4")
+    assert decided["726.2"].link.score < scoring.GLANCED
+    votes, table = scoring.votes_of(leaving), link.evidence_table()
+    why = link.reasons.fate_phrase(decided["726.2"], votes, table)
+    assert why.startswith("not linked: covered only 0.3") and "beside 726.4" in why
+    # Beside a rule of its family the group only touches too, it stays.
+    touched = fates([c for c in leaving if c != "turn_order"])
+    assert not touched["726.4"].link.restates
+    assert touched["726.2"].linked and touched["726.4"].linked
+
+
 CONCEPTS = sorted({c for e in link.evidence_table().rules.values() for c in e.concepts})
 
 
@@ -84,7 +102,7 @@ def test_every_rule_said_to_take_another_s_place_is_linked(found):
     table = link.evidence_table()
     passing = gates.passing(table.imply(scoring.votes_of(found)), table)
     for fate in decided:
-        if fate.kind in ("dominated", "outweighed"):
+        if fate.kind in ("dominated", "outweighed", "overshadowed"):
             assert fate.by in linked, (fate.rule, fate.kind, fate.by, sorted(linked))
         if fate.kind == "contained":
             assert fate.by in passing

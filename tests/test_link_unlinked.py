@@ -25,7 +25,7 @@ def test_a_designation_the_core_does_not_carry_is_linked_to_nothing(tmp_path):
 def test_a_designation_with_no_carried_rule_keeps_a_group_from_every_rule():
     # The words of 309.7 and 701.49 in a ruling about the Ring: no link, and the reason.
     votes = {"ring_bearer": 1.0, "venture": 1.0, "dungeon": 1.0, "venture_marker": 1.0}
-    votes["complete_dungeon"] = 1.0
+    votes |= {"complete_dungeon": 1.0, "remove_from_game": 1.0}
     assert link.rules_for({k: v for k, v in votes.items() if k != "ring_bearer"})
     assert link.rules_for(votes) == []
     assert link.explain(votes)["designations"] == [["ring_bearer", None]]

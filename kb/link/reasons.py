@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 
 from kb.link.evidence import EvidenceTable, evidence_table
 from kb.link.gates import gate, mentioned_in, untracked
-from kb.link.scoring import WEAKEST, Fate, link_to, votes_of
+from kb.link.scoring import GLANCED, WEAKEST, Fate, link_to, votes_of
 
 
 def explain(
@@ -146,5 +146,7 @@ def fate_phrase(fate: Fate, votes: Mapping[str, float], table: EvidenceTable) ->
             "contained": f"{by} names all it names and more",
             "outweighed": f"named by one concept of its own ({named}); {by}, of its family, is "
             "named by more and covered more",
+            "overshadowed": f"covered only {link.score:.2f} (under {GLANCED}) beside {by}, of "
+            "its family, which the group restates",
         }[fate.kind]
     )

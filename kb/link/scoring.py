@@ -47,7 +47,9 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`):
    or more and covers more of: "you draw only one card" in a ruling on the monarch's
    combat-damage trigger (725.2) does not make it a ruling on 725.3's only one monarch. A
    rule whose description refers to the thin one keeps it (701.49d's venture into a dungeon
-   already started is 701.49b's).
+   already started is 701.49b's). So does one covered less than :data:`GLANCED` beside a
+   rule of its family the group restates: the next player's venture into Undercity in a
+   ruling on 726.4 (the initiative's holder leaving) is not 726.2's.
 6. **Restatements.** A rule whose hint names another that states the same from another side
    (``also``: the dungeon card's 309.5a is the keyword action's 701.49b) brings that rule in
    when the group mentions what the hint's ``when`` names (venturing) and it passes the gates.
@@ -79,6 +81,10 @@ RESTATES = 0.5
 #: ruling about another card's ability that says "whether or not anyone is the monarch"): no
 #: link. A ruling about a rule covers a good part of what the rule names.
 WEAKEST = 0.3
+#: A rule the group covers less than this of, beside a rule of its family that the group
+#: restates (RESTATES), is named on the way to the other's point: between naming the rules'
+#: words in passing (WEAKEST) and restating one.
+GLANCED = 0.4
 
 
 @dataclass(frozen=True)
@@ -177,7 +183,8 @@ class Fate:
     group names none of the rule's distinctive concepts); ``weak`` (every candidate is named
     in passing); ``dominated`` (``by`` explains all it explains and more); ``contained``
     (``by`` passes the gates and names all it names and more); ``outweighed`` (named by one
-    word of its own beside ``by``, of its family, named by more)."""
+    word of its own beside ``by``, of its family, named by more); ``overshadowed`` (barely
+    covered beside ``by``, of its family, which the group restates)."""
 
     rule: str
     kind: str
@@ -302,16 +309,14 @@ def _settle(
             kept.append(link)
     # A rule the group names by one word of its own gives way to a rule of its family that
     # the group names by several and covers more of ("only one card" beside the monarch's
-    # combat-damage trigger is not 725.3), unless that rule refers to it.
-    strong = []
+    # combat-damage trigger is not 725.3); one it barely touches, to one of its family it
+    # restates; unless that rule refers to it. Only to one still standing.
+    still = {o.rule for o in standing}
+    strong, givers = [], [o for o in kept if o.rule in still]
     for link in kept:
-        over = (
-            next((o.rule for o in kept if _outweighs(o, link, table)), None)
-            if _thin(link, table)
-            else None
-        )
-        if over:
-            fates[link.rule] = Fate(link.rule, "outweighed", link, over)
+        given = _gives_way(link, givers, table)
+        if given:
+            fates[link.rule] = Fate(link.rule, given[0], link, given[1])
         else:
             strong.append(link)
     return fates, strong
@@ -356,22 +361,30 @@ def _dominates(other: RuleLink, link: RuleLink) -> bool:
     return not (mine - theirs) & set(link.distinctive) and other.score > link.score + 1e-6
 
 
-def _thin(link: RuleLink, table: EvidenceTable) -> bool:
-    """Whether the group names ``link``'s rule by one of its distinctive concepts only, and
-    not by one its hint requires (which the hint says is the rule's point)."""
-    return len(link.distinctive) == 1 and not set(link.distinctive) & table.required(link.rule)
-
-
-def _outweighs(other: RuleLink, link: RuleLink, table: EvidenceTable) -> bool:
-    """Whether ``other`` takes the place of a thinly named ``link`` (see the module's doc)."""
+def _gives_way(link: RuleLink, kept: list[RuleLink], table: EvidenceTable) -> tuple | None:
+    """(``outweighed`` or ``overshadowed``, the rule of ``kept`` ``link`` gives way to) by
+    step 5 of the module's doc, or None: one of its family named by two distinctive concepts
+    or more and covered more, when ``link`` is named thinly; else one the group restates."""
+    # Thinly named: by one of its distinctive concepts only, and not by one its hint
+    # requires (which the hint says is the rule's point).
+    thin = len(link.distinctive) == 1 and not set(link.distinctive) & table.required(link.rule)
     family = table.family_of(link.rule)
-    return (
-        len(other.distinctive) >= 2
-        and other.score > link.score + 1e-6
-        and family is not None
-        and table.family_of(other.rule) == family
-        and link.rule not in table.rules[other.rule].refers
-    )
+    if family is None or not thin and link.score >= GLANCED:
+        return None
+    refers = table.rules[link.rule].refers
+    kin = [
+        o
+        for o in kept
+        if table.family_of(o.rule) == family
+        and link.rule not in table.rules[o.rule].refers
+        and (thin or o.rule not in refers)
+    ]
+    if thin:
+        over = [o for o in kin if len(o.distinctive) >= 2 and o.score > link.score + 1e-6]
+        if over:
+            return ("outweighed", over[0].rule)
+    glanced = [o for o in kin if o.restates] if link.score < GLANCED else []
+    return ("overshadowed", glanced[0].rule) if glanced else None
 
 
 def _spares(rule: str, link: RuleLink, votes: Mapping[str, float], table: EvidenceTable) -> bool:
