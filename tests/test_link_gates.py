@@ -299,3 +299,13 @@ def test_a_marker_moving_into_a_room_as_its_ability_s_event_is_no_venture():
         "309.5a",
         "701.49b",
     ]
+
+
+def test_a_venture_into_undercity_moving_on_elsewhere_is_the_keyword_action_s():
+    # hints.yaml: in a dungeon other than Undercity, a venture into Undercity moves the marker
+    # on by 701.49b, which 701.49d names by number; the dungeon card's side of a plain
+    # venture (309.5a) is not the ruling's.
+    onward = ["dungeon", "move_on", "next_room", "room", "undercity", "venture_into_undercity"]
+    assert [l.rule for l in link.rules_for(onward)] == ["701.49b", "701.49d"]
+    plain = ["dungeon", "move_on", "next_room", "room", "venture"]
+    assert [l.rule for l in link.rules_for(plain)] == ["309.5a", "701.49b"]
