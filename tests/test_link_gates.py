@@ -309,3 +309,13 @@ def test_a_venture_into_undercity_moving_on_elsewhere_is_the_keyword_action_s():
     assert [l.rule for l in link.rules_for(onward)] == ["701.49b", "701.49d"]
     plain = ["dungeon", "move_on", "next_room", "room", "venture"]
     assert [l.rule for l in link.rules_for(plain)] == ["309.5a", "701.49b"]
+
+
+def test_undercity_named_among_the_dungeons_is_not_its_dungeon_type():
+    # hints.yaml: 205.3p is the type a venture into Undercity looks for; a plain venture that
+    # may choose any dungeon "other than Undercity" is about starting a dungeon.
+    starting = ["undercity", "dungeon", "venture", "choose_dungeon", "not_in_dungeon"]
+    starting += ["outside_game"]
+    assert "205.3p" not in [l.rule for l in link.rules_for(starting)]
+    for point in ("venture_into_undercity", "dungeon_type"):
+        assert "205.3p" in [l.rule for l in link.rules_for([*starting, point])]
