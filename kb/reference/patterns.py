@@ -156,7 +156,7 @@ def _word(token: str) -> str:
         raise ValueError(f"{token!r} holds a placeholder inside a word (it is a word of its own)")
     if body.startswith("<"):
         # One alternation, longest name first, not a pattern per name: a form holding
-        # "<room>" stays one pattern to try (the thirty rooms would be thirty).
+        # "<room>" stays one pattern to try, not thirty.
         found = sorted(names(body), key=len, reverse=True)
         return "(?:" + "|".join(_name(n) for n in found) + r")(?!\w)" + re.escape(mark)
     stem = body.endswith("*")
