@@ -371,19 +371,20 @@ def _gives_way(link: RuleLink, kept: list[RuleLink], table: EvidenceTable) -> tu
     family = table.family_of(link.rule)
     if family is None or not thin and link.score >= GLANCED:
         return None
-    refers = table.rules[link.rule].refers
     kin = [
         o
         for o in kept
-        if table.family_of(o.rule) == family
-        and link.rule not in table.rules[o.rule].refers
-        and (thin or o.rule not in refers)
+        if table.family_of(o.rule) == family and link.rule not in table.rules[o.rule].refers
     ]
     if thin:
         over = [o for o in kin if len(o.distinctive) >= 2 and o.score > link.score + 1e-6]
         if over:
             return ("outweighed", over[0].rule)
-    glanced = [o for o in kin if o.restates] if link.score < GLANCED else []
+    if link.score >= GLANCED:
+        return None
+    # Nor to one it refers to itself: rules naming each other by number stay together.
+    refers = table.rules[link.rule].refers
+    glanced = [o for o in kin if o.restates and o.rule not in refers]
     return ("overshadowed", glanced[0].rule) if glanced else None
 
 
