@@ -33,14 +33,19 @@ from kb.reference.glossary import GLOSSARY_FILE, load
 PROBES = Path(__file__).resolve().parent / "glossary_probes"
 
 
+def concepts_of(row: dict) -> list[str]:
+    """The concepts a probe row names: one, or several any of which says it ("the next room",
+    "moves on")."""
+    return row["concept"] if isinstance(row["concept"], list) else [row["concept"]]
+
+
 def tally(glossary, lang: str, rows: list[dict]) -> tuple[int, int, int, int, list[str]]:
     """(expected found, expected, near misses found, near misses, the rows in error)."""
     found = expected = false_alarms = near = 0
     wrong = []
     for row in rows:
-        # A row may name several concepts, any of which says it ("the next room", "moves on").
-        wanted = row["concept"] if isinstance(row["concept"], list) else [row["concept"]]
-        hit = any(c in glossary.concept_ids(row["text"], row.get("lang", lang)) for c in wanted)
+        named = glossary.concept_ids(row["text"], row.get("lang", lang))
+        hit = any(c in named for c in concepts_of(row))
         if row["expect"]:
             expected, found = expected + 1, found + hit
         else:
