@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from kb.core import dungeons
 from kb.corpus.languages import UI_LANGUAGES
 from kb.errors import KbError, Problem, read_yaml
 from kb.reference import needles, patterns
@@ -257,20 +256,6 @@ def load(path: str | Path = GLOSSARY_FILE) -> Glossary:
     return Glossary(concepts)
 
 
-def room_names(end: str) -> list[str]:
-    """The names of every dungeon's ``end`` room ("topmost" or "bottommost"), from the core's
-    room graphs (:mod:`kb.core.dungeons`): a ruling that names the room a marker is in says
-    where in its dungeon the marker is ("Throne of the Dead Three's ability" is the last
-    room's).
-
-    >>> room_names("bottommost")[:2]
-    ['Throne of the Dead Three', 'Temple of Dumathoin']
-    """
-    if end not in ("topmost", "bottommost"):
-        raise ValueError(f"rooms: {end!r} is neither topmost nor bottommost")
-    return [getattr(dungeon, end) for dungeon in dungeons.DUNGEONS.values()]
-
-
 def _expanded(form: str) -> list[str]:
     """``form`` made one form per name when it begins with a placeholder ("<dungeon> ~2
     completed"), else the form alone: a pattern's first word is the literal needle the
@@ -307,13 +292,6 @@ def _concept(raw: dict) -> Concept:
         }
     except ValueError as exc:
         raise ValueError(f"{cid}: {exc}") from None
-    if raw.get("rooms"):
-        # Room names are printed in English only: each language finds them as they are.
-        try:
-            names = room_names(str(raw["rooms"]))
-        except ValueError as exc:
-            raise ValueError(f"{cid}: {exc}") from None
-        forms = {lang: [*(forms.get(lang) or terms[lang]), *names] for lang in UI_LANGUAGES}
     forbidden = {
         lang: [str(f) for f in values] for lang, values in (raw.get("forbidden") or {}).items()
     }

@@ -44,7 +44,8 @@ _CLAUSE_GAP = rf"(?:\s+(?!(?:{_ANY_COORDINATOR})(?!\w))[\w'’-]+){{0,{CLAUSE_WO
 #: "<name>": a word of a pattern that is any of the names the core's dungeons print, in English
 #: in every language (kb/core/dungeons.py): "<dungeon>" each dungeon's, "<room>" each room's,
 #: "<later_room>" each room an arrow leads to (all but the topmost: a marker put on a dungeon's
-#: first room enters that dungeon, it does not move on).
+#: first room enters that dungeon, it does not move on), "<last_room>" each bottommost room
+#: (the room no arrow leads out of).
 PLACEHOLDER = re.compile(r"<(\w+)>")
 _NAMES = {
     "dungeon": lambda: list(dungeons.DUNGEONS),
@@ -52,6 +53,7 @@ _NAMES = {
     "later_room": lambda: list(
         dict.fromkeys(n for d in dungeons.DUNGEONS.values() for r in d.rooms for n in r.leads_to)
     ),
+    "last_room": lambda: [d.bottommost for d in dungeons.DUNGEONS.values()],
 }
 
 
@@ -60,6 +62,8 @@ def names(placeholder: str) -> list[str]:
 
     >>> names("<dungeon>")[:2], len(names("<room>"))
     (['Undercity', 'Lost Mine of Phandelver'], 30)
+    >>> names("<last_room>")[:2]
+    ['Throne of the Dead Three', 'Temple of Dumathoin']
     """
     m = PLACEHOLDER.fullmatch(placeholder)
     if not m or m.group(1) not in _NAMES:
