@@ -7,10 +7,11 @@ localized terms), before any form was added for them: each row a ``concept``, a 
 and ``expect`` (true: the text means the concept; false: a near miss, sharing words with it
 but meaning something else). ``cross-*.yaml`` come from a pass across the languages (a way of
 saying a concept that one language's forms caught and another's missed); each row has its
-``lang``; ``movement-*.yaml`` probe the venture marker's movement, and each row's
-``concept`` is a list, any of which says it. The two halves were split at random; forms were added while
-looking at ``tune`` only, and ``check`` was read once, at the end (each file's first lines
-say when). Keep ``check`` so: read its figures, never its misses.
+``lang``; ``movement-*.yaml`` and ``progress-*.yaml`` probe the venture marker's movement
+(naming rooms, and not), and each row's ``concept`` is a list, any of which says it. The two
+halves were split at random; forms were added while looking at ``tune`` only, and ``check``
+was read for its figures only (each file's first lines say when). Keep ``check`` so: read
+its figures, never its misses.
 
 For each language and half it prints the expected rows found (recall of the concept
 detection) and the near misses found (false alarms), with the rows in error under
