@@ -9,6 +9,7 @@ from pathlib import Path
 
 import yaml
 
+from kb.link.evidence import evidence_table
 from kb.reference.glossary import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,3 +41,12 @@ def test_every_probe_file_names_known_concepts_in_its_rows():
         for row in yaml.safe_load(path.read_text(encoding="utf-8")):
             wanted = glossary_probes.concepts_of(row)
             assert set(wanted) <= ids, (path.name, wanted)
+
+
+def test_a_concept_the_linker_reads_into_another_counts_as_that_one():
+    # "You can't skip rooms" names one_step, which the linker reads as moving on
+    # (kb/link/hints.yaml's implies); without the implications it is no move_on.
+    rows = [{"concept": "move_on", "text": "You can't skip rooms.", "expect": True}]
+    assert glossary_probes.tally(load(), "en", rows)[:2] == (0, 1)
+    implies = evidence_table().implies
+    assert glossary_probes.tally(load(), "en", rows, implies)[:2] == (1, 1)

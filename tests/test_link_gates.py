@@ -319,3 +319,20 @@ def test_undercity_named_among_the_dungeons_is_not_its_dungeon_type():
     assert "205.3p" not in [l.rule for l in link.rules_for(starting)]
     for point in ("venture_into_undercity", "dungeon_type"):
         assert "205.3p" in [l.rule for l in link.rules_for([*starting, point])]
+
+
+def test_the_marker_s_one_step_forward_is_the_keyword_action_s_step(tmp_path):
+    # one_step (exactly one room, never back or sideways, no room skipped) is 701.49b's point
+    # (its description says so), and opens its gate where the ruling never names the venture.
+    texts = {
+        "en": "A venture marker in Undercity never goes back up; it can't skip rooms either.",
+        "it": "Un segnalino di avanzamento in Undercity non può saltare stanze né tornare indietro.",
+        "fr": "En Undercity, un marqueur d'aventure ne peut pas sauter de salle ni revenir en "
+        "arrière.",
+        "es": "En Undercity, un marcador de aventura no puede saltarse salas ni ir hacia atrás.",
+    }
+    assert "701.49b" in [f["rule"] for f in links_of_one(tmp_path, texts)]
+    # Without the step, the venture or an arrow, a marker moving on is a room ability's event.
+    moving = ["dungeon", "room", "venture_marker", "move_on", "room_ability", "triggered_ability"]
+    assert "701.49b" not in [l.rule for l in link.rules_for(moving)]
+    assert "701.49b" in [l.rule for l in link.rules_for([*moving, "one_step"])]
