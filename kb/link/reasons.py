@@ -29,9 +29,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
+from kb.link.coverage import GLANCED, WEAKEST, link_to, votes_of
 from kb.link.evidence import EvidenceTable, evidence_table
 from kb.link.gates import gate, mentioned_in, untracked
-from kb.link.scoring import GLANCED, WEAKEST, Fate, link_to, votes_of
+from kb.link.scoring import Fate
 
 
 def explain(

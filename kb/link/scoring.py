@@ -5,7 +5,8 @@ it (a concept one translation happens to use counts for little; one every langua
 fully). A concept is *mentioned* by the group when at least half of its languages vote for it,
 as in the group's signature.
 
-For each carried rule (its evidence: :mod:`kb.link.evidence`):
+For each carried rule (its evidence: :mod:`kb.link.evidence`; steps 0 and 1 are
+:mod:`kb.link.gates`, 2 and 3 :mod:`kb.link.coverage`, 4 and 5 :mod:`kb.link.dominance`):
 
 0. A group that mentions a designation whose rules the core does not carry (the glossary's
    contrast concepts name their section; its other designations, the city's blessing or
@@ -72,92 +73,26 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kb.core.rule_history import rule_key
+from kb.link.coverage import GLANCED, RESTATES, WEAKEST, RuleLink, candidates, link_to, votes_of
+from kb.link.dominance import containing, settle
 from kb.link.evidence import EvidenceTable, evidence_table
 from kb.link.gates import gate, mentioned_in, passing, untracked
 
-#: A group restates a rule when it covers at least this share of the rule's weighted evidence.
-RESTATES = 0.5
-#: A group whose best rule it covers less of than this names the rules' words in passing (a
-#: ruling about another card's ability that says "whether or not anyone is the monarch"): no
-#: link. A ruling about a rule covers a good part of what the rule names.
-WEAKEST = 0.3
-#: A rule the group covers less than this of, beside a rule of its family that the group
-#: restates (RESTATES), is named on the way to the other's point: between naming the rules'
-#: words in passing (WEAKEST) and restating one.
-GLANCED = 0.4
-
-
-@dataclass(frozen=True)
-class RuleLink:
-    """A rule a group explains: the concepts that show it, and how strongly."""
-
-    rule: str
-    concepts: tuple[str, ...]
-    score: float
-    strength: float
-    #: The rule's distinctive concepts the group does not mention.
-    missing: tuple[str, ...] = ()
-    #: The rule's distinctive concepts the group mentions.
-    distinctive: tuple[str, ...] = ()
-    #: The weight of ``missing`` (what the rule says that the group does not), less the ways
-    #: of naming its point that its hint lists beside one the group names.
-    lacking: float = 0.0
-    #: Whether the group mentions every concept of the rule: all the rule says.
-    whole: bool = False
-
-    @property
-    def restates(self) -> bool:
-        return self.score >= RESTATES
-
-
-def votes_of(found: Mapping[str, float] | Iterable[str]) -> dict[str, float]:
-    """{concept: share of languages}; a plain list of concepts (a signature) votes 1 each."""
-    if isinstance(found, Mapping):
-        return {str(c): float(v) for c, v in found.items()}
-    return {str(c): 1.0 for c in found}
-
-
-def candidates(
-    votes: Mapping[str, float],
-    table: EvidenceTable,
-    passed: Mapping[str, frozenset[str]] | None = None,
-) -> list[RuleLink]:
-    """Every rule that passes the gates and names a distinctive concept, before dominance
-    (``passed``: :func:`passing`'s answer, when the caller has it)."""
-    mentioned = mentioned_in(votes)
-    return [
-        link_to(rule, votes, table)
-        for rule in (passing(votes, table) if passed is None else passed)
-        if table.distinctive(rule) & mentioned
-    ]
-
-
-def link_to(rule: str, votes: Mapping[str, float], table: EvidenceTable) -> RuleLink:
-    """``rule`` as a group with ``votes`` explains it: its concepts, score and strength."""
-    mentioned = mentioned_in(votes)
-    weight, evidence = table.weight, table.rules[rule]
-    own = evidence.concepts - table.topic(rule)
-    distinctive = table.distinctive(rule)
-    hint = table.hints.get(rule)
-    # An entry of the hint's requires lists ways of naming the rule's point: a group that
-    # names one lacks nothing by not naming the others (701.49a's first room or the dungeon
-    # card from outside the game).
-    unnamed = (
-        distinctive
-        - mentioned
-        - {c for need in (hint.requires if hint else ()) if need & mentioned for c in need}
-    )
-    total = sum(weight[c] for c in evidence.concepts)
-    return RuleLink(
-        rule,
-        tuple(sorted(evidence.concepts & mentioned)),
-        round(sum(votes.get(c, 0.0) * weight[c] for c in evidence.concepts) / total, 4),
-        round(sum(votes.get(c, 0.0) * weight[c] for c in own), 4),
-        tuple(sorted(distinctive - mentioned)),
-        tuple(sorted(distinctive & mentioned)),
-        round(sum(weight[c] for c in unnamed), 4),
-        evidence.concepts <= mentioned,
-    )
+#: Steps 2 and 3 live in :mod:`kb.link.coverage`, 4 and 5 in :mod:`kb.link.dominance`; this
+#: module is the linker's entry point and names what callers read from all three.
+__all__ = [
+    "GLANCED",
+    "RESTATES",
+    "WEAKEST",
+    "Fate",
+    "RuleLink",
+    "candidates",
+    "decide",
+    "link_to",
+    "restated",
+    "rules_for",
+    "votes_of",
+]
 
 
 def rules_for(
@@ -245,81 +180,21 @@ def decide(
     # against those that stay.
     # Containment does not depend on which candidates stay: it is settled once.
     wider = {
-        link.rule: r for link in links if (r := _containing(link, passed, votes, table)) is not None
+        link.rule: r for link in links if (r := containing(link, passed, votes, table)) is not None
     }
     standing = links
     # Each round can only keep rules that an earlier one dropped for a rule now gone, or drop
     # them again; the bound stops a pair of rounds that undo each other.
     for _ in range(len(links)):
-        dropped, strong = _settle(links, standing, wider, votes, table)
+        dropped, strong = settle(links, standing, wider, votes, table)
         if {link.rule for link in strong} == {link.rule for link in standing}:
             break
         standing = strong
-    fates.update(dropped)
+    fates.update({rule: Fate(rule, kind, lk, by) for rule, (kind, lk, by) in dropped.items()})
     fates.update({link.rule: Fate(link.rule, "linked", link) for link in strong})
     for link, source in restated(strong, votes, table):
         fates[link.rule] = Fate(link.rule, "restated", link, source)
     return _ordered(list(fates.values()))
-
-
-def _containing(
-    link: RuleLink,
-    passed: Mapping[str, frozenset[str]],
-    votes: Mapping[str, float],
-    table: EvidenceTable,
-) -> str | None:
-    """The first rule passing the gates (``passed``, :func:`passing`) that names all ``link``
-    names and more and does not leave it beside it, or None."""
-    return next(
-        (
-            r
-            for r, named in passed.items()
-            if set(link.concepts) < named and not _spares(r, link, votes, table)
-        ),
-        None,
-    )
-
-
-def _settle(
-    links: list[RuleLink],
-    standing: list[RuleLink],
-    wider: Mapping[str, str],
-    votes: Mapping[str, float],
-    table: EvidenceTable,
-) -> tuple[dict[str, Fate], list[RuleLink]]:
-    """Steps 4 and 5 of the module's doc for the candidates ``links``, each dominated only by
-    a rule of ``standing`` (the candidates still kept); ``wider``: {rule: the rule containing
-    it} (:func:`_containing`). ({rule: its fate}, the rules kept)."""
-    fates: dict[str, Fate] = {}
-    kept = []
-    for link in links:
-        over = next(
-            (
-                o.rule
-                for o in standing
-                if _dominates(o, link) and not _spares(o.rule, link, votes, table)
-            ),
-            None,
-        )
-        if over:
-            fates[link.rule] = Fate(link.rule, "dominated", link, over)
-        elif link.rule in wider:
-            fates[link.rule] = Fate(link.rule, "contained", link, wider[link.rule])
-        else:
-            kept.append(link)
-    # A rule the group names by one word of its own gives way to a rule of its family that
-    # the group names by several and covers more of ("only one card" beside the monarch's
-    # combat-damage trigger is not 725.3); one it barely touches, to one of its family it
-    # restates; unless that rule refers to it. Only to one still standing.
-    still = {o.rule for o in standing}
-    strong, givers = [], [o for o in kept if o.rule in still]
-    for link in kept:
-        given = _gives_way(link, givers, table)
-        if given:
-            fates[link.rule] = Fate(link.rule, given[0], link, given[1])
-        else:
-            strong.append(link)
-    return fates, strong
 
 
 def _ordered(fates: list[Fate]) -> list[Fate]:
@@ -348,52 +223,3 @@ def restated(links: list[RuleLink], votes: Mapping[str, float], table: EvidenceT
         if (not hint.when or hint.when & mentioned) and gate(hint.also, mentioned, table) is None:
             out[hint.also] = (link_to(hint.also, votes, table), link.rule)
     return list(out.values())
-
-
-def _dominates(other: RuleLink, link: RuleLink) -> bool:
-    """Whether ``other`` explains all that ``link`` does and more (see the module's doc)."""
-    mine, theirs = set(link.concepts), set(other.concepts)
-    if mine <= theirs:
-        return mine < theirs or link.lacking > other.lacking + 1e-6
-    if theirs < mine:  # the other says less: it never drops this one (309.7 and 701.49c)
-        return False
-    # What it names beyond the other is generic, and the other explains the group better.
-    return not (mine - theirs) & set(link.distinctive) and other.score > link.score + 1e-6
-
-
-def _gives_way(link: RuleLink, kept: list[RuleLink], table: EvidenceTable) -> tuple | None:
-    """(``outweighed`` or ``overshadowed``, the rule of ``kept`` ``link`` gives way to) by
-    step 5 of the module's doc, or None: one of its family named by two distinctive concepts
-    or more and covered more, when ``link`` is named thinly; else one the group restates."""
-    # Thinly named: by one of its distinctive concepts only, and not by one its hint
-    # requires (which the hint says is the rule's point).
-    thin = len(link.distinctive) == 1 and not set(link.distinctive) & table.required(link.rule)
-    family = table.family_of(link.rule)
-    if family is None or not thin and link.score >= GLANCED:
-        return None
-    kin = [
-        o
-        for o in kept
-        if table.family_of(o.rule) == family and link.rule not in table.rules[o.rule].refers
-    ]
-    if thin:
-        over = [o for o in kin if len(o.distinctive) >= 2 and o.score > link.score + 1e-6]
-        if over:
-            return ("outweighed", over[0].rule)
-    if link.score >= GLANCED:
-        return None
-    # Nor to one it refers to itself: rules naming each other by number stay together.
-    refers = table.rules[link.rule].refers
-    glanced = [o for o in kin if o.restates and o.rule not in refers]
-    return ("overshadowed", glanced[0].rule) if glanced else None
-
-
-def _spares(rule: str, link: RuleLink, votes: Mapping[str, float], table: EvidenceTable) -> bool:
-    """Whether ``rule``, which explains all ``link`` explains and more, leaves ``link`` beside
-    it (step 4 of the module's doc). The cheap tests first: scoring ``rule`` for every pair
-    would slow ``rules_for``."""
-    refers = link.rule in table.rules[rule].refers
-    if not refers and not link.whole:
-        return False
-    restates = link_to(rule, votes, table).restates
-    return (refers and restates) or (link.whole and not restates)
