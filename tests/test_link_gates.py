@@ -145,7 +145,8 @@ def test_players_venturing_in_turn_order_is_about_the_order_not_the_venture():
     # others; that ruling is about the order in which they act.
     moving = ["venture", "dungeon", "venture_marker", "arrow", "next_room", "room"]
     triggering = ["room_ability", "triggered_ability", "stack"]
-    assert [l.rule for l in link.rules_for(moving + triggering)] == ["309.5a", "701.49b"]
+    alone = [l.rule for l in link.rules_for(moving + triggering)]
+    assert alone == ["309.4c", "309.5a", "701.49b"]
     in_turn = [
         l.rule for l in link.rules_for(moving + triggering + ["active_player", "nonactive_player"])
     ]
@@ -293,8 +294,14 @@ def test_a_marker_moving_into_a_room_as_its_ability_s_event_is_no_venture():
     # ability") is that ability's event (309.4c).
     event = ["venture_marker", "move_on", "room_ability", "control", "target"]
     assert [l.rule for l in link.rules_for(event)] == ["309.4c"]
-    venturing = [l.rule for l in link.rules_for([*event, "venture"])]
-    assert {"309.4c", "309.5a", "701.49b"} <= set(venturing)
+    # The venture named beside it opens their gates, but they are covered only in passing
+    # (under GLANCED) beside the ability the group restates, of their family: overshadowed.
+    decided = {f.rule: f for f in scoring.decide([*event, "venture"])}
+    assert decided["309.4c"].linked
+    assert decided["701.49b"].kind == decided["309.5a"].kind == "overshadowed"
+    # The step itself named (its arrow, one room forward) is the keyword action's point.
+    for step in ("arrow", "one_step"):
+        assert [l.rule for l in link.rules_for([*event, "venture", step])] == ["309.5a", "701.49b"]
     assert [l.rule for l in link.rules_for(["venture_marker", "move_on", "arrow"])] == [
         "309.5a",
         "701.49b",
