@@ -333,7 +333,8 @@ def test_the_marker_s_one_step_forward_is_the_keyword_action_s_step(tmp_path):
     # (its description says so), and opens its gate where the ruling never names the venture.
     texts = {
         "en": "A venture marker in Undercity never goes back up; it can't skip rooms either.",
-        "it": "Un segnalino di avanzamento in Undercity non può saltare stanze né tornare indietro.",
+        "it": "Un segnalino di avanzamento in Undercity non può saltare stanze né tornare "
+        "indietro.",
         "fr": "En Undercity, un marqueur d'aventure ne peut pas sauter de salle ni revenir en "
         "arrière.",
         "es": "En Undercity, un marcador de aventura no puede saltarse salas ni ir hacia atrás.",

@@ -41,9 +41,10 @@ def settle(
     votes: Mapping[str, float],
     table: EvidenceTable,
 ) -> tuple[dict[str, tuple[str, RuleLink, str]], list[RuleLink]]:
-    """Steps 4 and 5 of :mod:`kb.link.scoring`'s doc for the candidates ``links``, each dominated only by
-    a rule of ``standing`` (the candidates still kept); ``wider``: {rule: the rule containing
-    it} (:func:`containing`). ({rule: its fate}, the rules kept)."""
+    """Steps 4 and 5 of :mod:`kb.link.scoring`'s doc for the candidates ``links``, each
+    dominated only by a rule of ``standing`` (the candidates still kept); ``wider``: {rule:
+    the rule containing it} (:func:`containing`). ({rule: (its fate's kind, its link, the
+    rule it gave way to)}, the rules kept)."""
     fates: dict[str, tuple[str, RuleLink, str]] = {}
     kept = []
     for link in links:
@@ -77,7 +78,8 @@ def settle(
 
 
 def dominates(other: RuleLink, link: RuleLink) -> bool:
-    """Whether ``other`` explains all that ``link`` does and more (see :mod:`kb.link.scoring`'s doc)."""
+    """Whether ``other`` explains all that ``link`` does and more (step 4 of
+    :mod:`kb.link.scoring`'s doc)."""
     mine, theirs = set(link.concepts), set(other.concepts)
     if mine <= theirs:
         return mine < theirs or link.lacking > other.lacking + 1e-6
@@ -89,8 +91,9 @@ def dominates(other: RuleLink, link: RuleLink) -> bool:
 
 def gives_way(link: RuleLink, kept: list[RuleLink], table: EvidenceTable) -> tuple | None:
     """(``outweighed`` or ``overshadowed``, the rule of ``kept`` ``link`` gives way to) by
-    step 5 of :mod:`kb.link.scoring`'s doc, or None: one of its family named by two distinctive concepts
-    or more and covered more, when ``link`` is named thinly; else one the group restates."""
+    step 5 of :mod:`kb.link.scoring`'s doc, or None: one of its family named by two
+    distinctive concepts or more and covered more, when ``link`` is named thinly; else one
+    the group restates."""
     # Thinly named: by one of its distinctive concepts only, and not by one its hint
     # requires (which the hint says is the rule's point).
     thin = len(link.distinctive) == 1 and not set(link.distinctive) & table.required(link.rule)
@@ -116,8 +119,8 @@ def gives_way(link: RuleLink, kept: list[RuleLink], table: EvidenceTable) -> tup
 
 def spares(rule: str, link: RuleLink, votes: Mapping[str, float], table: EvidenceTable) -> bool:
     """Whether ``rule``, which explains all ``link`` explains and more, leaves ``link`` beside
-    it (step 4 of :mod:`kb.link.scoring`'s doc). The cheap tests first: scoring ``rule`` for every pair
-    would slow ``rules_for``."""
+    it (step 4 of :mod:`kb.link.scoring`'s doc). The cheap tests first: scoring ``rule`` for
+    every pair would slow ``rules_for``."""
     refers = link.rule in table.rules[rule].refers
     if not refers and not link.whole:
         return False
