@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import yaml
 
-from kb.link.evidence import evidence_table
+from kb.link.evidence import EvidenceTable, evidence_table
 from kb.reference.glossary import GLOSSARY_FILE, load
 
 PROBES = Path(__file__).resolve().parent / "glossary_probes"
@@ -44,16 +43,17 @@ def concepts_of(row: dict) -> list[str]:
 
 
 def tally(
-    glossary, lang: str, rows: list[dict], implies: Mapping[str, Iterable[str]] | None = None
+    glossary, lang: str, rows: list[dict], table: EvidenceTable | None = None
 ) -> tuple[int, int, int, int, list[str]]:
     """(expected found, expected, near misses found, near misses, the rows in error).
-    ``implies``: {concept: the concepts it says too}, as the linker reads a group
-    (kb/link/hints.yaml: one room forward is moving on)."""
+    ``table``: the linker's evidence, whose ``imply`` adds what a row's concepts say too, as
+    the linker reads a group (kb/link/hints.yaml: one room forward is moving on)."""
     found = expected = false_alarms = near = 0
     wrong = []
     for row in rows:
         named = set(glossary.concept_ids(row["text"], row.get("lang", lang)))
-        named |= {c for n in list(named) for c in (implies or {}).get(n, ())}
+        if table is not None:
+            named = set(table.imply(dict.fromkeys(named, 1.0)))
         hit = any(c in named for c in concepts_of(row))
         if row["expect"]:
             expected, found = expected + 1, found + hit
@@ -73,13 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-check", action="store_true", help="and the check rows too")
     args = parser.parse_args(argv)
     glossary = load(args.glossary)
-    implies = evidence_table().implies
+    table = evidence_table()
     print(f"{'lang':<12} {'half':<6} {'found':>9} {'recall':>7} {'near misses found':>18}")
     totals: dict[str, list[int]] = {}
     for path in sorted(PROBES.glob("*.yaml")):
         lang, half = path.stem.split("-")
         rows = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-        found, expected, alarms, near, wrong = tally(glossary, lang, rows, implies)
+        found, expected, alarms, near, wrong = tally(glossary, lang, rows, table)
         total = totals.setdefault(half, [0, 0, 0, 0])
         for i, n in enumerate((found, expected, alarms, near)):
             total[i] += n
