@@ -94,14 +94,9 @@ def gives_way(link: RuleLink, kept: list[RuleLink], table: EvidenceTable) -> tup
     step 5 of :mod:`kb.link.scoring`'s doc, or None: one of its family named by two
     distinctive concepts or more and covered more, when ``link`` is named thinly; else one
     the group restates."""
-    # Thinly named: by one of its distinctive concepts only while it has others the group
-    # leaves out (309.4c's room abilities are all that tells it), and not by one its hint
+    # Thinly named: by one of its distinctive concepts only, and not by one its hint
     # requires (which the hint says is the rule's point).
-    thin = (
-        len(link.distinctive) == 1
-        and bool(link.missing)
-        and not set(link.distinctive) & table.required(link.rule)
-    )
+    thin = len(link.distinctive) == 1 and not set(link.distinctive) & table.required(link.rule)
     family = table.family_of(link.rule)
     if family is None or not thin and link.score >= GLANCED:
         return None

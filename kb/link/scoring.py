@@ -43,12 +43,10 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`; steps 0 and 1 are
    A candidate drops another only if it stays itself: one that step 5 drops in its turn
    drops none, and those it had dropped are weighed again against the candidates that stay
    (``kb links --group`` never says a rule gave way to one that is not linked).
-5. **Support.** A candidate the group names by one of its several distinctive concepts only
-   (and not by one its hint requires) gives way to a rule of its family that the group names by two
+5. **Support.** A candidate the group names by one of its distinctive concepts only (and not
+   by one its hint requires) gives way to a rule of its family that the group names by two
    or more and covers more of: "you draw only one card" in a ruling on the monarch's
    combat-damage trigger (725.2) does not make it a ruling on 725.3's only one monarch. A
-   rule with one distinctive concept (309.4c's room abilities) named by it is named by all
-   that tells it from the others, and is never thin. A
    rule whose description refers to the thin one keeps it (701.49d's venture into a dungeon
    already started is 701.49b's). So does one covered less than :data:`GLANCED` beside a
    rule of its family the group restates: the next player's venture into Undercity in a
