@@ -57,8 +57,16 @@ def test_choosing_a_room_ability_s_targets_is_not_having_none():
     assert [l.rule for l in link.rules_for(chosen)] == ["309.4c"]
     fates = {f.rule: f for f in scoring.decide(chosen)}
     assert fates["603.3d"].gate == {"kind": "requires", "concepts": ["no_legal_target"]}
-    assert fates["309.2c"].gate == {"kind": "requires", "concepts": ["cast", "permanent"]}
+    assert fates["309.2c"].gate == {"kind": "requires", "concepts": ["permanent"]}
     assert "603.3d" in [l.rule for l in link.rules_for([*chosen, "no_legal_target"])]
+
+
+def test_casting_the_card_that_ventures_is_not_casting_a_dungeon():
+    # 309.2c's point is what a dungeon card is not (a permanent, a spell to cast): a ruling
+    # on casting the card that ventures, with no target, names casting for another reason.
+    cast = ["cast", "target", "venture", "dungeon", "initiative", "take_initiative"]
+    assert "309.2c" not in [l.rule for l in link.rules_for(cast)]
+    assert "309.2c" in [l.rule for l in link.rules_for(["dungeon", "permanent", "cast"])]
 
 
 def test_a_holder_told_to_take_the_designation_again_is_not_its_first_holder():
