@@ -352,3 +352,35 @@ def test_the_marker_s_one_step_forward_is_the_keyword_action_s_step(tmp_path):
     moving = ["dungeon", "room", "venture_marker", "move_on", "room_ability", "triggered_ability"]
     assert "701.49b" not in [l.rule for l in link.rules_for(moving)]
     assert "701.49b" in [l.rule for l in link.rules_for([*moving, "one_step"])]
+
+
+def test_the_initiative_s_ability_named_only_as_what_moves_a_marker_is_no_trigger_of_726_2():
+    # hints.yaml: 726.2 is the initiative's two triggers, the take and the venture into
+    # Undercity each makes, and their source. A ruling naming "the initiative's ability" only
+    # as what would bring Undercity in while another dungeon is there is about that dungeon.
+    passing = ["initiative", "ability", "undercity", "dungeon", "command_zone", "only_one"]
+    fates = {f.rule: f for f in scoring.decide(passing)}
+    assert not fates["726.2"].linked and fates["726.2"].gate["kind"] == "requires"
+    assert "309.3" in [l.rule for l in link.rules_for(passing)]
+    for point in ("upkeep", "source", "venture_into_undercity"):
+        assert "726.2" in [l.rule for l in link.rules_for([*passing, point])]
+
+
+def test_one_of_two_targets_is_no_single_designation():
+    # glossary: only_one is a designation (or a dungeon) never doubled; "only one of two
+    # target creatures" counts a spell's targets, in every language.
+    from kb.reference.glossary import load
+
+    glossary = load()
+    partitive = {
+        "en": "If only one of two target creatures is illegal, the other gets a counter.",
+        "ru": "Если только одно из двух целевых существ недопустимо, другое получает жетон.",
+        "it": "Se solo una delle due creature bersaglio è illegale, l'altra riceve un segnalino.",
+        "fr": "Si une seule des deux créatures ciblées est illégale, l'autre reçoit un marqueur.",
+        "de": "Falls nur eine von zwei Zielkreaturen illegal ist, erhält die andere eine Marke.",
+        "es": "Si solo una de las dos criaturas objetivo es ilegal, la otra recibe un contador.",
+    }
+    for lang, text in partitive.items():
+        assert "only_one" not in glossary.concept_ids(text, lang), lang
+    assert "only_one" in glossary.concept_ids("Only one player can have the initiative.", "en")
+    assert "only_one" in glossary.concept_ids("Nur ein Spieler kann die Initiative haben.", "de")
