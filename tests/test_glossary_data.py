@@ -149,14 +149,14 @@ def test_a_form_names_every_dungeon_of_the_core(g, lang, sentence):
         ("es", "mueves tu marcador de aventura a {}"),
     ],
 )
-def test_a_marker_moving_on_to_any_room_an_arrow_leads_to_is_moving_on(g, lang, sentence):
-    # "<later_room>" in move_on's forms is every room of the core an arrow leads to: a dungeon
-    # added to the core brings its rooms. Its topmost room is where a marker is put on
-    # entering (701.49a), no step on (701.49b).
+def test_a_marker_moving_to_any_room_an_arrow_leads_to_goes_to_the_next_room(g, lang, sentence):
+    # "<later_room>" in next_room's forms is every room of the core an arrow leads to: a
+    # dungeon added to the core brings its rooms. Its topmost room is where a marker is put
+    # on entering (701.49a), no room it goes on to (701.49b).
     for dungeon in dungeons.DUNGEONS.values():
         for room in dungeon.rooms[1:]:
-            assert "move_on" in g.concept_ids(sentence.format(room.name), lang), room.name
-        assert "move_on" not in g.concept_ids(sentence.format(dungeon.topmost), lang)
+            assert "next_room" in g.concept_ids(sentence.format(room.name), lang), room.name
+        assert "next_room" not in g.concept_ids(sentence.format(dungeon.topmost), lang)
 
 
 def test_get_unknown_concept_names_it(g):

@@ -10,6 +10,7 @@ from link_corpus import build, write_rulings
 
 from kb import link
 from kb.link import scoring
+from kb.reference.glossary import load
 
 
 def test_a_rule_s_required_concept_is_distinctive():
@@ -297,11 +298,20 @@ def test_a_room_named_is_a_dungeon_s(tmp_path):
 
 
 def test_a_marker_moving_into_a_room_as_its_ability_s_event_is_no_venture():
-    # hints.yaml: 701.49b and 309.5a need the venture or the arrows; a marker that moves into
-    # a room whose ability the ruling is about ("if you move into Trap!, you control its
-    # ability") is that ability's event (309.4c).
-    event = ["venture_marker", "move_on", "room_ability", "control", "target"]
+    # hints.yaml: 701.49b and 309.5a need the venture, the arrows or the marker advancing; a
+    # marker that moves into a room named, whose ability the ruling is about ("if you move
+    # into Trap!, you control its ability"), is that ability's event (309.4c): the glossary
+    # finds the room it goes to (next_room), not a step on (move_on).
+    event = ["venture_marker", "next_room", "room_ability", "control", "target"]
     assert [l.rule for l in link.rules_for(event)] == ["309.4c"]
+    refused = {f.rule: f for f in scoring.decide(event)}["701.49b"]
+    assert refused.gate is not None and refused.gate["kind"] == "requires"
+    glossary = load()
+    assert "move_on" not in glossary.concept_ids("If you move into Trap!, you choose", "en")
+    # The marker advancing, whatever makes it ("the initiative's ability advances your
+    # marker"), is the step: it opens their gates.
+    advancing = ["initiative", "ability", "venture_marker", "move_on", "room", "dungeon"]
+    assert [l.rule for l in link.rules_for(advancing)] == ["309.5a", "701.49b"]
     # The venture named beside it opens their gates, but they are covered only in passing
     # (under GLANCED) beside the ability the group restates, of their family: overshadowed.
     decided = {f.rule: f for f in scoring.decide([*event, "venture"])}
@@ -310,7 +320,7 @@ def test_a_marker_moving_into_a_room_as_its_ability_s_event_is_no_venture():
     # The step itself named (its arrow, one room forward) is the keyword action's point.
     for step in ("arrow", "one_step"):
         assert [l.rule for l in link.rules_for([*event, "venture", step])] == ["309.5a", "701.49b"]
-    assert [l.rule for l in link.rules_for(["venture_marker", "move_on", "arrow"])] == [
+    assert [l.rule for l in link.rules_for(["venture_marker", "next_room", "arrow"])] == [
         "309.5a",
         "701.49b",
     ]
@@ -369,8 +379,6 @@ def test_the_initiative_s_ability_named_only_as_what_moves_a_marker_is_no_trigge
 def test_one_of_two_targets_is_no_single_designation():
     # glossary: only_one is a designation (or a dungeon) never doubled; "only one of two
     # target creatures" counts a spell's targets, in every language.
-    from kb.reference.glossary import load
-
     glossary = load()
     partitive = {
         "en": "If only one of two target creatures is illegal, the other gets a counter.",
