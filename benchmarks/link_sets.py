@@ -30,6 +30,10 @@ both (a link is right when either reader gives it; recall over the rules both gi
 At the end it pools every ruling of the sets measured, dev sets apart from held-out ones
 (a file whose name says ``held-out``): precision, recall and precision against either reader.
 
+``--without LANG`` builds every set without that language's texts (and card name), as
+``rulings/`` and the issue's corpus have no English: the fewer languages vote, the more one
+translation's wording counts. The report still quotes the English.
+
 To weigh a change to the linker, run the sets with ``--json BEFORE.json`` on the old code
 (each ruling's expected and linked rules, and the fate of every rule its group names, as
 ``kb links --group`` gives them), then with ``--against BEFORE.json`` on the new: it prints
@@ -41,7 +45,7 @@ misses, or it is held out no longer).
 It prints figures and never asserts.
 
     python benchmarks/link_sets.py [SET.yaml ...] [--verbose] [--json FILE]
-                                   [--against FILE] [--show-held-out]
+                                   [--against FILE] [--show-held-out] [--without LANG]
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ import yaml
 
 from kb import align, link
 from kb.core import registry
+from kb.corpus.languages import CORPUS_LANGUAGES
 from kb.reference.glossary import load as load_glossary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,6 +108,25 @@ def linked_rules(data: dict, folder: Path, fates: bool = False) -> list[dict]:
             ]
         out.append(row)
     return out
+
+
+def without(data: dict, languages: set[str]) -> dict:
+    """``data`` with neither the texts nor the card names of ``languages``.
+
+    >>> without({"cards": {"en": "A", "fr": "B"}, "rulings": [{"rules": [],
+    ...          "texts": {"en": "x", "fr": "y"}}]}, {"en"})["rulings"][0]["texts"]
+    {'fr': 'y'}
+    """
+    if not languages:
+        return data
+    return {
+        **data,
+        "cards": {k: v for k, v in data["cards"].items() if k not in languages},
+        "rulings": [
+            {**r, "texts": {k: v for k, v in r["texts"].items() if k not in languages}}
+            for r in data["rulings"]
+        ],
+    }
 
 
 def score(expected: list[list[str]], linked: list[list[str]], carried: set[str]) -> dict:
@@ -276,6 +300,15 @@ def main(argv: list[str] | None = None) -> int:
         help="also print the rulings of held-out sets (with --verbose or --against); by "
         "default only their figures, so that no one tunes on them",
     )
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        choices=CORPUS_LANGUAGES,
+        metavar="LANG",
+        help="build the sets without this language's texts (repeatable; e.g. en, as "
+        "rulings/ has none)",
+    )
     args = parser.parse_args(argv)
     before = None
     if args.against:
@@ -317,8 +350,9 @@ def measure(path: Path, carried: set[str], args: argparse.Namespace) -> list[dic
     """Print one set's figures (and, as asked, its misses); its rulings as ``--json`` rows."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     expected = [sorted(r["rules"]) for r in data["rulings"]]
+    built = without(data, set(args.without))
     with tempfile.TemporaryDirectory() as folder:
-        found = linked_rules(data, Path(folder), fates=bool(args.json))
+        found = linked_rules(built, Path(folder), fates=bool(args.json))
     linked = [row["linked"] for row in found]
     print(f"\n{path.name} ({len(expected)} rulings)")
     print(
@@ -332,7 +366,7 @@ def measure(path: Path, carried: set[str], args: argparse.Namespace) -> list[dic
             f"  {name:<11} {f['rulings']:>7} {f['links']:>5} {_fmt(f['precision'])} "
             f"{_fmt(f['recall'])} {_fmt(f['recall_carried']):>7}  {f['negatives']}"
         )
-    split, named, lacking = disagreement(data)
+    split, named, lacking = disagreement(built)
     print(
         f"  concepts its languages disagree on: {split} of {named} ruling-concept pairs "
         f"({split / max(named, 1):.3f}); lacking where every other language names them: "

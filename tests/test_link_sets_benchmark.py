@@ -113,3 +113,23 @@ def test_a_comparison_with_no_earlier_run_says_so_before_building(tmp_path, cont
     with pytest.raises(SystemExit) as stop:
         link_sets.main(["--against", str(earlier)])
     assert message in str(stop.value.code)
+
+
+def test_sets_built_without_a_language_leave_its_texts_out_and_still_quote_the_english(
+    tmp_path, capsys
+):
+    # --without en builds the set as rulings/ is (no English), and the report still quotes it.
+    data = yaml.safe_load(STYLE.read_text(encoding="utf-8"))
+    data["rulings"] = data["rulings"][:2]
+    small = tmp_path / "small-dev.yaml"
+    small.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    saved = tmp_path / "run.json"
+    assert link_sets.main([str(small), "--without", "en", "--json", str(saved)]) == 0
+    rows = json.loads(saved.read_text(encoding="utf-8"))["rulings"]
+    assert [r["text"] for r in rows] == [r["texts"]["en"] for r in data["rulings"]]
+    built = link_sets.without(data, {"en"})
+    assert all("en" not in r["texts"] for r in built["rulings"]) and "en" not in built["cards"]
+    assert all("en" in r["texts"] for r in data["rulings"])  # the set itself is untouched
+    with pytest.raises(SystemExit):
+        link_sets.main([str(small), "--without", "xx"])
+    assert "invalid choice" in capsys.readouterr().err
