@@ -42,10 +42,7 @@ added or dropped marked right or wrong. ``--verbose`` and ``--against`` print th
 dev sets only: a held-out set's misses need ``--show-held-out`` (read its figures, never its
 misses, or it is held out no longer).
 
-It prints figures and never asserts.
-
-    python benchmarks/link_sets.py [SET.yaml ...] [--verbose] [--json FILE]
-                                   [--against FILE] [--show-held-out] [--without LANG]
+It prints figures and never asserts (``--help`` lists the options).
 """
 
 from __future__ import annotations
@@ -117,8 +114,6 @@ def without(data: dict, languages: set[str]) -> dict:
     ...          "texts": {"en": "x", "fr": "y"}}]}, {"en"})["rulings"][0]["texts"]
     {'fr': 'y'}
     """
-    if not languages:
-        return data
     return {
         **data,
         "cards": {k: v for k, v in data["cards"].items() if k not in languages},
