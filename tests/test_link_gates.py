@@ -79,6 +79,15 @@ def test_a_holder_told_to_take_the_designation_again_is_not_its_first_holder():
     assert [l.rule for l in link.rules_for(found)] == ["726.5"]
 
 
+def test_a_game_that_starts_without_the_designation_is_its_first_rule():
+    # 725.1: "the game starts with no monarch" (the official rulings' words) names neither
+    # the designation nor an effect that instructs; the start of the game is the rule's point.
+    # Without it the absence of a monarch alone is 725.5's (a static ability doing nothing).
+    started = ["monarch", "no_monarch", "become_monarch", "effect", "game_start"]
+    assert [l.rule for l in link.rules_for(started)] == ["725.1"]
+    assert "725.1" not in [l.rule for l in link.rules_for(started[:-1])]
+
+
 def test_choosing_the_order_of_abilities_on_the_stack_is_about_triggered_abilities():
     # hints.yaml's `implies` (603.3b): the abilities whose order the monarch chooses are
     # triggered abilities, though the ruling says only "the resulting abilities".
