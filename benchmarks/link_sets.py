@@ -34,6 +34,10 @@ At the end it pools every ruling of the sets measured, dev sets apart from held-
 ``rulings/`` and the issue's corpus have no English: the fewer languages vote, the more one
 translation's wording counts. The report still quotes the English.
 
+``link_sets/printed/<set>.yaml`` hold dev sets again in German and Italian as the
+Adventures in the Forgotten Realms products print them ("Gewölbe", "esplorare il dungeon"),
+not in the seeds' words: run them ``--without en`` (their English is the dev set's).
+
 To weigh a change to the linker, run the sets with ``--json BEFORE.json`` on the old code
 (each ruling's expected and linked rules, and the fate of every rule its group names, as
 ``kb links --group`` gives them), then with ``--against BEFORE.json`` on the new: it prints
