@@ -182,6 +182,22 @@ def test_injected_swapped_term(checks_db):
     assert any(f.check == "missing-concept" and "dungeon" in f.message for f in found)
 
 
+def test_printed_term_is_a_variant_not_a_missing_concept(checks_db):
+    # The Adventures in the Forgotten Realms products print "Gewölbe" where the seeds say
+    # "Verlies": a translator using it is told it is the glossary's alternative term, with
+    # how the rest of the language renders the concept, and no concept is missing.
+    found = _check_changed(
+        checks_db,
+        "dich in Undercity vorzuwagen, kannst du dementsprechend",
+        "de",
+        lambda t: t.replace("kein Verlies beginnen", "kein Gewölbe beginnen"),
+    )
+    variants = [f for f in found if f.check == "term-variant" and f.lang == "de"]
+    assert [f.excerpt for f in variants] == ["Gewölbe"]
+    assert "Verlies" in variants[0].message
+    assert not [f for f in found if f.check == "missing-concept" and f.lang == "de"]
+
+
 def test_injected_wrong_quotes_and_spacing(checks_db):
     found = _check_changed(
         checks_db,

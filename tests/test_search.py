@@ -79,6 +79,15 @@ def test_english_glossary_terms_find_rulings_in_every_language(index):
     assert hits and any("командную зону" in h.text for h in hits)
 
 
+def test_printed_terms_find_the_seeds_words(index):
+    # A German player who knows the printed cards' "Gewölbe" finds the rulings that say
+    # "Verlies"; an Italian one typing "indicatore esplorazione", the "segnalino di avanzamento".
+    hits = search(index, "Gewölbe lang:de", limit=3)
+    assert hits and all("Verlies" in h.text and "Gewölbe" not in h.text for h in hits)
+    hits = search(index, "indicatore esplorazione lang:it", limit=3)
+    assert hits and any("segnalino" in h.text for h in hits)
+
+
 def test_one_hit_per_group(index):
     hits = search(index, "initiative joueur Spieler игрок giocatore jugador", limit=50)
     groups = [h.group for h in hits]
