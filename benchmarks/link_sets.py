@@ -32,11 +32,9 @@ At the end it pools every ruling of the sets measured, dev sets apart from held-
 
 ``--without LANG`` builds every set without that language's texts (and card name), as
 ``rulings/`` and the issue's corpus have no English: the fewer languages vote, the more one
-translation's wording counts. The report still quotes the English.
-
-``link_sets/printed/<set>.yaml`` hold dev sets again in German and Italian as the
-Adventures in the Forgotten Realms products print them ("Gewölbe", "esplorare il dungeon"),
-not in the seeds' words: run them ``--without en`` (their English is the dev set's).
+translation's wording counts. The report still quotes the English. ``link_sets/printed/``
+holds dev sets in German and Italian as the printed products say it ("Gewölbe", "esplorare
+il dungeon"): run them ``--without en`` (their English is the dev set's).
 
 To weigh a change to the linker, run the sets with ``--json BEFORE.json`` on the old code
 (each ruling's expected and linked rules, and the fate of every rule its group names, as
@@ -44,9 +42,7 @@ To weigh a change to the linker, run the sets with ``--json BEFORE.json`` on the
 the earlier pooled figures beside today's and each ruling whose links changed, every rule
 added or dropped marked right or wrong. ``--verbose`` and ``--against`` print the rulings of
 dev sets only: a held-out set's misses need ``--show-held-out`` (read its figures, never its
-misses, or it is held out no longer).
-
-It prints figures and never asserts (``--help`` lists the options).
+misses, or it is held out no longer). It prints figures and never asserts (``--help``).
 """
 
 from __future__ import annotations
