@@ -33,8 +33,8 @@ At the end it pools every ruling of the sets measured, dev sets apart from held-
 ``--without LANG`` builds every set without that language's texts (and card name), as
 ``rulings/`` and the issue's corpus have no English: the fewer languages vote, the more one
 translation's wording counts. The report still quotes the English. ``link_sets/printed/``
-holds dev sets in German and Italian as the printed products say it ("Gewölbe", "esplorare
-il dungeon"): run them ``--without en`` (their English is the dev set's).
+holds sets in German and Italian as the printed products say it ("Gewölbe", "esplorare il
+dungeon"): run them ``--without en`` (their English is their namesake set's).
 
 To weigh a change to the linker, run the sets with ``--json BEFORE.json`` on the old code
 (each ruling's expected and linked rules, and the fate of every rule its group names, as
