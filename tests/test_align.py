@@ -169,6 +169,67 @@ def test_an_initiative_ruling_and_its_monarch_twin_are_two_groups(tmp_path, seed
         assert len(group.memberships) == 5
 
 
+FIRST_STRIKE = {  # French Magic's keyword "initiative" is first strike, not the designation
+    "ru": (
+        "Рыцарь Рассвета",
+        [
+            "Существо с Двойным ударом наносит боевые повреждения дважды.",
+            "Если Рыцарь Рассвета получает Первый удар до конца хода после шага боевых "
+            "повреждений Первого удара, он не наносит повреждения второй раз.",
+        ],
+    ),
+    "it": (
+        "Cavaliere dell'Alba",
+        [
+            "Una creatura con doppio attacco infligge danno da combattimento due volte.",
+            "Se il Cavaliere dell'Alba acquisisce attacco improvviso fino alla fine del turno dopo "
+            "la sottofase di danno da combattimento di attacco improvviso, non infligge danno una "
+            "seconda volta.",
+        ],
+    ),
+    "fr": (
+        "Chevalier de l'aube",
+        [
+            "Une créature avec la double initiative inflige des blessures de combat deux fois.",
+            "Si le Chevalier de l'aube acquiert l'initiative jusqu'à la fin du tour après l'étape "
+            "de blessures de combat d'initiative, il n'inflige pas de blessures une seconde fois.",
+        ],
+    ),
+    "de": (
+        "Ritter der Morgendämmerung",
+        [
+            "Eine Kreatur mit Doppelschlag fügt zweimal Kampfschaden zu.",
+            "Falls der Ritter der Morgendämmerung Erstschlag bis zum Ende des Zuges erhält, "
+            "nachdem der Erstschlag-Kampfschadensschritt vorbei ist, fügt er kein zweites Mal "
+            "Schaden zu.",
+        ],
+    ),
+    "es": (
+        "Caballero del Alba",
+        [
+            "Una criatura con la habilidad de dañar dos veces hace daño de combate dos veces.",
+            "Si el Caballero del Alba gana la habilidad de dañar primero hasta el final del turno "
+            "después del paso de daño de combate de dañar primero, no hace daño una segunda vez.",
+        ],
+    ),
+}
+
+
+def test_first_strike_in_french_is_not_the_initiative(tmp_path, seeds):
+    # A French ruling on a creature gaining first strike ("acquiert l'initiative") names no
+    # designation: it is grouped with its translations, beside the seeds' initiative rulings.
+    paths = [write_file(tmp_path, seed.name, *read_seed(seed)) for seed in seeds]
+    for lang, (card, texts) in FIRST_STRIKE.items():
+        paths.append(
+            write_file(tmp_path, f"{lang}-knight.txt", card, [("2023-01-01", t) for t in texts])
+        )
+    _, rows = stored_rows(tmp_path, paths)
+    groups = align.align(rows)
+    knights = [g for g in groups if any(m.ruling["date"] == "2023-01-01" for m in g.memberships)]
+    assert sorted(len(g.memberships) for g in knights) == [5, 5]
+    assert all(not m.unit.contrast for g in knights for m in g.memberships)
+
+
 def test_a_mutilated_translation_is_reported_weak_not_forced(tmp_path, seeds):
     paths = []
     for seed in seeds:
