@@ -77,6 +77,20 @@ def test_yielding_to_an_unknown_concept_is_a_clear_error(tmp_path):
         glossary.load(bad)
 
 
+def test_a_variant_word_gives_every_form_holding_it_a_twin(tmp_path):
+    # variants: the printed products' word beside the seeds' ("Gewölbe" for "Verlies"), in
+    # every form that holds it, its comma kept; a malformed table is one clear error.
+    path = _concept_x(tmp_path, forms='      de: [verlies*, "verlies*, das ~ abgeschlossen"]\n')
+    path.write_text("variants:\n  de: {verlies*: gewölbe*}\n" + path.read_text(), "utf-8")
+    g = glossary.load(path)
+    assert g.get("x").forms["de"][2:] == ["gewölbe*", "gewölbe*, das ~ abgeschlossen"]
+    assert g.concept_ids("Das Gewölbe, das du abgeschlossen hast", "de") == {"x"}
+    bad = tmp_path / "bad.yaml"  # load() caches by path
+    bad.write_text("variants: [gewölbe]\n" + path.read_text().split("\n", 2)[2], "utf-8")
+    with pytest.raises(KbError, match="variants"):
+        glossary.load(bad)
+
+
 # A "!word" comes after the words it follows; a gap joins two words (in a YAML list,
 # "[auf, ~3 zu sein]" is two patterns, "auf" and "~3 zu sein", and the first finds every "auf").
 @pytest.mark.parametrize(

@@ -235,9 +235,15 @@ def load(path: str | Path = GLOSSARY_FILE) -> Glossary:
     """The glossary in ``path`` (cached); KbError names the file and the bad entry."""
     data = read_yaml(path) or {}
     concepts, problems = [], []
+    variants = data.get("variants") or {}
+    if not isinstance(variants, dict) or not all(
+        lang in UI_LANGUAGES and isinstance(words, dict) for lang, words in variants.items()
+    ):
+        problems.append(Problem(str(path), 0, "variants: {language: {word: its variant}}"))
+        variants = {}
     for index, raw in enumerate(data.get("concepts") or [], start=1):
         try:
-            concepts.append(_concept(raw))
+            concepts.append(_concept(raw, variants))
         except (TypeError, ValueError, KeyError) as exc:
             problems.append(Problem(str(path), 0, f"concept #{index}: {exc}"))
     ids = [c.id for c in concepts]
@@ -277,7 +283,26 @@ def _expanded(form: str) -> list[str]:
     return [f"{name} {rest}".strip() for name in found]
 
 
-def _concept(raw: dict) -> Concept:
+def _with_variants(forms: list[str], words: dict) -> list[str]:
+    """``forms``, then each form holding a word of ``words`` with that word's variant (the
+    glossary's ``variants``: the printed products' word beside the seeds').
+
+    >>> _with_variants(["verlies*", "nicht ~1 in einem verlies*"], {"verlies*": "gewölbe*"})
+    ['verlies*', 'nicht ~1 in einem verlies*', 'gewölbe*', 'nicht ~1 in einem gewölbe*']
+    """
+    out = list(forms)
+    for form in forms:
+        tokens = []
+        for token in form.split(" "):
+            word = token.rstrip(",")  # a word may end with the comma after it
+            tokens.append(str(words.get(word.lower(), word)) + token[len(word) :])
+        twin = " ".join(tokens)
+        if twin != form and twin not in out:
+            out.append(twin)
+    return out
+
+
+def _concept(raw: dict, variants: dict) -> Concept:
     cid = raw["id"]
     if not isinstance(cid, str) or not _ID.fullmatch(cid):
         raise ValueError(f"id {cid!r} is not snake_case")
@@ -285,7 +310,10 @@ def _concept(raw: dict) -> Concept:
     missing = [lang for lang, values in terms.items() if not values]
     if missing:
         raise ValueError(f"{cid}: no term in {', '.join(missing)}")
-    forms = {lang: [str(f) for f in values] for lang, values in (raw.get("forms") or {}).items()}
+    forms = {
+        lang: _with_variants([str(f) for f in values], variants.get(lang) or {})
+        for lang, values in (raw.get("forms") or {}).items()
+    }
     try:
         forms = {
             lang: [f for form in values for f in _expanded(form)] for lang, values in forms.items()
