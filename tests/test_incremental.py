@@ -337,3 +337,19 @@ def test_a_new_finding_rerenders_only_the_report_part_listing_its_ruling(
         encoding="utf-8"
     )
     assert_same_as_full(project, {})
+
+
+def test_a_text_on_two_cards_one_after_the_other_builds_as_in_full(project):
+    """The store read back for an incremental build holds one ruling after another with the
+    same text (two cards' files that print it alone): each text's matches are taken once."""
+    text = "Un joueur qui a déjà l'initiative peut la prendre à nouveau."
+    for name in ("Carte A", "Carte B"):
+        path = project / "rulings" / f"fr-{name[-1].lower()}.txt"
+        path.write_text(f"{name}\n\n10/06/2022\n\n{text}\n", encoding="utf-8")
+    build(["rulings"], "out")
+    edit(
+        project / "rulings" / "fr-chasseur-vengeur.txt",
+        "peut la prendre à nouveau",
+        "peut la reprendre",
+    )
+    assert_same_as_full(project, build(["rulings"], "out"))

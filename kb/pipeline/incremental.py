@@ -197,17 +197,15 @@ def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[
     if "ruling_concepts" not in db.table_names():
         return {}
     out: dict[tuple[str, str], list] = {}
-    sql = """SELECT r.source, r.text, r.lang, rc.concept, rc.start, rc."end", rc.surface,
+    sql = """SELECT r.id, r.source, r.text, r.lang, rc.concept, rc.start, rc."end", rc.surface,
                     rc.lang AS match_lang
              FROM rulings r LEFT JOIN ruling_concepts rc ON rc.ruling_id = r.id
              ORDER BY r.id"""
-    current, skip = None, False
+    ruling, key, skip = None, None, True
     for row in db.query(sql):
-        if row["source"] in changed:
-            continue
-        key = (row["text"], row["lang"])
-        if key != current:  # a text shared by many rulings is taken from its first one
-            current, skip = key, key in out
+        if row["id"] != ruling:  # a text shared by many rulings is taken from its first one
+            ruling, key = row["id"], (row["text"], row["lang"])
+            skip = row["source"] in changed or key in out
             if not skip:
                 out[key] = []
         if not skip and row["concept"] is not None:
