@@ -12,7 +12,7 @@ from kb.align import state as align_state
 from kb.align import units as align_units
 from kb.align.units import Aligned, Unit
 from kb.corpus.languages import is_source, lang_order
-from kb.reference import cards
+from kb.reference import cards, names
 
 
 class Groups:
@@ -164,7 +164,9 @@ def write_derived(db, glossary, new_rows: list[dict]) -> None:
         (
             (r["id"], c.concept, c.start, c.end, c.surface, c.lang)
             for r in new_rows
-            for c in glossary.find(r["text"], r["lang"], also=("en",))
+            for c in names.outside(
+                glossary.find(r["text"], r["lang"], also=("en",)), r["text"], names.card_of(r)
+            )
         ),
     )
     db["card_identities"].insert_all(

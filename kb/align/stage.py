@@ -18,7 +18,7 @@ from kb.align.full import align_all
 from kb.align.units import Aligned, source_lang
 from kb.corpus.languages import is_source, lang_order
 from kb.pipeline.progress import say
-from kb.reference import cards
+from kb.reference import cards, names
 from kb.reference.glossary import Glossary
 from kb.reference.glossary import load as load_glossary
 from kb.store import schema
@@ -73,7 +73,11 @@ def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glo
                 (m.ruling["id"], c.concept, c.start, c.end, c.surface, c.lang)
                 for g in groups
                 for m in g.memberships
-                for c in glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",))
+                for c in names.outside(
+                    glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",)),
+                    m.ruling["text"],
+                    m.ruling["card"],
+                )
             ),
         )
         db.table("card_identities").insert_all(cards.identity_rows(db), pk="card_id", replace=True)

@@ -192,20 +192,28 @@ def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[
     with the same build key the glossary is the same, so they need not be searched again.
     A ruling with no row there had no match: it maps to an empty list.
     """
+    from kb.reference import names
     from kb.reference.glossary import Match
 
     if "ruling_concepts" not in db.table_names():
         return {}
     out: dict[tuple[str, str], list] = {}
-    sql = """SELECT r.id, r.source, r.text, r.lang, rc.concept, rc.start, rc."end", rc.surface,
-                    rc.lang AS match_lang
-             FROM rulings r LEFT JOIN ruling_concepts rc ON rc.ruling_id = r.id
+    sql = """SELECT r.id, r.source, r.text, r.lang, c.name AS card, rc.concept, rc.start,
+                    rc."end", rc.surface, rc.lang AS match_lang
+             FROM rulings r JOIN cards c ON c.id = r.card_id
+             LEFT JOIN ruling_concepts rc ON rc.ruling_id = r.id
              ORDER BY r.id"""
-    ruling, key, skip = None, None, True
+    ruling, key, skip = None, ("", ""), True
     for row in db.query(sql):
         if row["id"] != ruling:  # a text shared by many rulings is taken from its first one
             ruling, key = row["id"], (row["text"], row["lang"])
-            skip = row["source"] in changed or key in out
+            # A ruling naming its own card stored the matches outside the name only, not all
+            # of the text's, which another card's copy of the text needs.
+            skip = (
+                row["source"] in changed
+                or key in out
+                or bool(names.spans(row["text"], row["card"]))
+            )
             if not skip:
                 out[key] = []
         if not skip and row["concept"] is not None:

@@ -4,6 +4,8 @@
   language (English included), found in texts by the alignment, the links, the checks and
   the search;
 - :mod:`kb.reference.cards` (``cards.yaml``): which card names in which languages are one card;
+- :mod:`kb.reference.names`: a card's own name inside its rulings, whose words are not what
+  the ruling is about;
 - ``quotes.toml``: each locale's quotation marks, read by the punctuation checks;
 - :mod:`kb.reference.catalogs`: the gettext catalogs under ``kb/locale/``, compiled in memory.
 

@@ -113,7 +113,8 @@ TABLES: dict[str, Table] = {
     ),
     "ruling_concepts": Table(
         "align",
-        "every glossary concept found in a ruling, with where and the words matched",
+        "every glossary concept found in a ruling outside its card's own name, with where "
+        "and the words matched",
         {"ruling_id": str, "concept": str, "start": int, "end": int, "surface": str, "lang": str},
         ("ruling_id", "concept", "start"),
         _fk(("ruling_id", "rulings", "id")),

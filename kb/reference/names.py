@@ -1,0 +1,82 @@
+"""A card's own name inside its rulings: what the name says is not what the ruling says.
+
+Rulings name the card they are printed under, and a card's name may hold the game's words:
+"Dungeon Map's abilities require you to tap it" names a card, not a dungeon, and the French
+"Prendre l'initiative" (Seize the Initiative) is no one taking the initiative. A glossary
+match inside the ruling's own card name (:func:`outside`) is not one of the ruling's
+concepts: the align stage stores the others in ``ruling_concepts`` (which the linker votes
+with) and the checks compare the others across languages.
+
+The name is found as rulings write it: whole, or by the short name official rulings give a
+legendary card (before the comma: "Nadaar" for "Nadaar, Selfless Paladin"), each half of a
+split card, capitalized as the name is (French "prendre l'initiative" in a sentence is the
+designation, "Prendre l'initiative" the card), and inflected as Russian or German inflect it ("Карты подземелья" for
+"Карта подземелья", "Verliesgeists"): each word of five letters or more may change its last
+two. A card whose name is a dungeon's (Undercity, Tomb of Annihilation) is that dungeon, and
+its name stays what the ruling is about.
+
+>>> [(a, b) for a, b in spans("If Dungeon Map's abilities", "Dungeon Map")]
+[(3, 14)]
+>>> spans("Tomb of Annihilation's last room", "Tomb of Annihilation")
+[]
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from kb.reference import patterns
+
+#: Words this long may change their ending (cases, the German genitive's -s adds one letter).
+STEM = 5
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def spans(text: str, card: str) -> list[tuple[int, int]]:
+    """Where ``text`` names the card ``card`` (the name as its file prints it), in order."""
+    found = _pattern(card)
+    return [m.span() for m in found.finditer(text)] if found else []
+
+
+def outside(matches: list, text: str, card: str | None) -> list:
+    """``matches`` (glossary matches in ``text``) less those within or across an occurrence
+    of the card's own name."""
+    if not matches or not card:
+        return matches
+    named = spans(text, card)
+    if not named:
+        return matches
+    return [m for m in matches if not any(m.start < end and start < m.end for start, end in named)]
+
+
+def card_of(ruling: dict) -> str:
+    """The card name of a ``rulings`` row: its ``card`` (:func:`kb.store.rulings` gives it)
+    or the name in its ``card_id`` (``lang:name``)."""
+    return ruling.get("card") or ruling["card_id"].split(":", 1)[1]
+
+
+@lru_cache(maxsize=4096)
+def _pattern(card: str) -> re.Pattern[str] | None:
+    dungeons = {name.casefold() for name in patterns.names("<dungeon>")}
+    halves = [half.strip() for half in card.split("//") if half.strip()]
+    if any(half.casefold() in dungeons for half in halves):
+        return None
+    forms: set[str] = set()
+    for half in halves:
+        forms.add(half)
+        short = half.split(",")[0].strip()
+        if short != half and _WORD.search(short):
+            forms.add(short)
+    alternatives = [_form(form) for form in sorted(forms, key=len, reverse=True)]
+    alternatives = [a for a in alternatives if a]
+    if not alternatives:
+        return None
+    return re.compile(rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)")
+
+
+def _form(name: str) -> str:
+    words = _WORD.findall(name)
+    return r"\W{1,3}".join(
+        re.escape(w[:-2]) + r"\w{0,3}" if len(w) >= STEM else re.escape(w) for w in words
+    )

@@ -1,0 +1,110 @@
+"""A card's own name in its rulings is not evidence (kb/reference/names.py): where it is found,
+and what the linker and an incremental build make of a ruling that names its card."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+from link_corpus import build, write_rulings
+from test_incremental import assert_same_as_full, edit, project  # noqa: F401 (a fixture)
+
+from kb import align
+from kb.pipeline.build import build as kb_build
+from kb.reference import names
+from kb.reference.glossary import load as load_glossary
+
+
+def found(text: str, card: str) -> list[str]:
+    return [text[a:b] for a, b in names.spans(text, card)]
+
+
+def test_the_name_is_found_whole_short_halved_and_inflected():
+    assert found("Unless something untaps Dungeon Map, you", "Dungeon Map") == ["Dungeon Map"]
+    assert found("Nadaar's ability and Nadaar", "Nadaar, Selfless Paladin") == ["Nadaar", "Nadaar"]
+    assert found("Locker Room's door", "Bottomless Pool // Locker Room") == ["Locker Room"]
+    assert found("Если что-либо развернет Карту подземелья", "Карта подземелья") == [
+        "Карту подземелья"
+    ]
+    assert found("die Fähigkeit des Verliesgeists", "Verliesgeist") == ["Verliesgeists"]
+
+
+def test_other_words_and_a_dungeons_own_name_are_not_the_name():
+    assert found("Dungeon Mapper and the dungeon map", "Dungeon Map") == []
+    assert found("Tomb of Annihilation's last room", "Tomb of Annihilation") == []
+    assert found("Undercity's first room", "Undercity") == []
+
+
+def test_matches_in_or_across_the_name_are_dropped_and_no_others():
+    glossary = load_glossary()
+    text = "Prendre l'initiative ne vous fait pas prendre l'initiative."
+    matches = glossary.find(text, "fr", ("en",))
+    kept = names.outside(matches, text, "Prendre l'initiative")
+    assert {m.concept for m in matches} >= {"take_initiative"}
+    assert [m.start for m in kept if m.concept == "take_initiative"] == [text.rindex("prendre")]
+    assert names.outside(matches, text, "Chasseur vengeur") == matches
+    assert names.outside(matches, text, None) == matches
+
+
+# Every word of the game in it is in the card's name, but for "only one" (309.3's point).
+ONE_A_TURN = {
+    "cards": {
+        "ru": "Карта подземелья",
+        "it": "Mappa del Dungeon",
+        "fr": "Carte du donjon",
+        "de": "Karte des Gewölbes",
+        "es": "Mapa de la mazmorra",
+    },
+    "date": "2026-11-20",
+    "rulings": [
+        {
+            "texts": {
+                "ru": "В каждом ходу вы можете активировать только одну способность "
+                "Карты подземелья.",
+                "it": "Puoi attivare solo una delle abilità della Mappa del Dungeon in ogni turno.",
+                "fr": "Vous ne pouvez activer qu'une seule des capacités de la Carte du donjon "
+                "à chaque tour.",
+                "de": "Du kannst in jedem Zug nur eine der Fähigkeiten der Karte des Gewölbes "
+                "aktivieren.",
+                "es": "Solo puedes activar una de las habilidades del Mapa de la mazmorra en "
+                "cada turno.",
+            }
+        }
+    ],
+}
+
+
+def linked(tmp_path, data: dict) -> list[str]:
+    db, _ = build(tmp_path, write_rulings(tmp_path, data, data["rulings"], "card"))
+    return [rule for group in align.groups(db) for rule in group["rules"]]
+
+
+def test_a_ruling_is_not_about_what_its_cards_name_says(tmp_path):
+    (tmp_path / "own").mkdir()
+    (tmp_path / "other").mkdir()
+    assert linked(tmp_path / "own", ONE_A_TURN) == []
+    # The same texts under another card name the map as any card: a dungeon, only one.
+    other = dict(ONE_A_TURN, cards={lang: f"Ancienne carte {lang}" for lang in ONE_A_TURN["cards"]})
+    assert linked(tmp_path / "other", other) == ["309.3"]
+
+
+def test_a_text_naming_its_card_and_copied_on_another_card_builds_as_in_full(project):  # noqa: F811
+    """The store keeps a ruling's matches outside its card's name: an incremental build must
+    not take them for every copy of the text (the other card's copy names the map)."""
+    text = ONE_A_TURN["rulings"][0]["texts"]["fr"]
+    rulings = project / "rulings"
+    (rulings / "fr-carte.txt").write_text(f"Carte du donjon\n\n10/06/2022\n\n{text}\n", "utf-8")
+    (rulings / "fr-parchemin.txt").write_text(f"Vieux parchemin\n\n10/06/2022\n\n{text}\n", "utf-8")
+    kb_build(["rulings"], "out")
+    edit(rulings / "fr-chasseur-vengeur.txt", "peut la prendre à nouveau", "peut la reprendre")
+    assert_same_as_full(project, kb_build(["rulings"], "out"))
+    with sqlite3.connect(project / "out" / "rulings.db") as conn:
+        dungeon = dict(
+            conn.execute(
+                "SELECT c.name, COUNT(rc.concept) FROM rulings r JOIN cards c ON c.id = r.card_id"
+                " LEFT JOIN ruling_concepts rc ON rc.ruling_id = r.id AND rc.concept = 'dungeon'"
+                " WHERE c.name IN ('Carte du donjon', 'Vieux parchemin') GROUP BY c.name"
+            )
+        )
+    assert dungeon == {"Carte du donjon": 0, "Vieux parchemin": 1}
+    shutil.rmtree(project / "full")
