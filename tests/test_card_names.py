@@ -10,6 +10,8 @@ from link_corpus import build, write_rulings
 from test_incremental import assert_same_as_full, edit, project  # noqa: F401 (a fixture)
 
 from kb import align
+from kb.checks.findings import Corpus, Group, Member
+from kb.checks.run import check_corpus
 from kb.pipeline.build import build as kb_build
 from kb.reference import names
 from kb.reference.glossary import load as load_glossary
@@ -35,7 +37,7 @@ def test_other_words_and_a_dungeons_own_name_are_not_the_name():
     assert found("Undercity's first room", "Undercity") == []
 
 
-def test_matches_in_or_across_the_name_are_dropped_and_no_others():
+def test_matches_within_the_name_are_dropped_and_no_others():
     glossary = load_glossary()
     text = "Prendre l'initiative ne vous fait pas prendre l'initiative."
     matches = glossary.find(text, "fr", ("en",))
@@ -44,6 +46,11 @@ def test_matches_in_or_across_the_name_are_dropped_and_no_others():
     assert [m.start for m in kept if m.concept == "take_initiative"] == [text.rindex("prendre")]
     assert names.outside(matches, text, "Chasseur vengeur") == matches
     assert names.outside(matches, text, None) == matches
+    # A match going beyond the name stays: the card is named Karte, the text draws a card.
+    text = "Du ziehst eine Karte."
+    assert [m.concept for m in names.outside(glossary.find(text, "de"), text, "Karte")] == [
+        "draw_card"
+    ]
 
 
 # Every word of the game in it is in the card's name, but for "only one" (309.3's point).
@@ -108,3 +115,54 @@ def test_a_text_naming_its_card_and_copied_on_another_card_builds_as_in_full(pro
         )
     assert dungeon == {"Carte du donjon": 0, "Vieux parchemin": 1}
     shutil.rmtree(project / "full")
+
+
+# Dungeoneer's Pack, its Italian name a venture ("Esploratore di Dungeon"), the others' not.
+PACK = {
+    "ru": ("Снаряжение исследователя", "Снаряжение исследователя остается на поле битвы."),
+    "it": (
+        "Equipaggiamento dell'Esploratore di Dungeon",
+        "L'Equipaggiamento dell'Esploratore di Dungeon rimane sul campo di battaglia.",
+    ),
+    "fr": (
+        "Paquetage de l'explorateur",
+        "Le Paquetage de l'explorateur reste sur le champ de bataille.",
+    ),
+    "de": ("Forscherausrüstung", "Die Forscherausrüstung bleibt auf dem Schlachtfeld."),
+    "es": ("Equipo de explorador", "El Equipo de explorador permanece en el campo de batalla."),
+}
+
+
+def extra_concepts(cards: dict[str, str]) -> list[tuple[str, str]]:
+    members = [
+        Member(f"r-{lang}", lang, cards[lang], text, "g") for lang, (_, text) in PACK.items()
+    ]
+    report = check_corpus(Corpus([Group("g", members)], load_glossary()))
+    return [(f.lang, f.excerpt) for f in report.findings if f.check == "extra-concept"]
+
+
+def test_the_checks_compare_what_translations_say_outside_the_cards_name():
+    assert extra_concepts({lang: name for lang, (name, _) in PACK.items()}) == []
+    # Under another card, the Italian words are the text's own, which no other translation has.
+    assert ("it", "Esploratore di Dungeon") in extra_concepts({lang: "Altro" for lang in PACK})
+
+
+def test_a_word_missing_is_not_looked_for_in_the_cards_name():
+    texts = {
+        "ru": "Комната выходит на поле битвы с запертой дверью.",
+        "it": "La Stanza entra nel campo di battaglia con una porta bloccata.",
+        "fr": "La Pièce arrive sur le champ de bataille avec une porte verrouillée.",
+        "de": "Der Raum kommt mit einer versperrten Tür ins Spiel.",
+        "es": "La Habitación entra con la Sala de utilería bloqueada.",
+    }
+    members = [
+        Member(f"r-{lang}", lang, "Sala de utilería" if lang == "es" else "Prop", text, "g")
+        for lang, text in texts.items()
+    ]
+    report = check_corpus(Corpus([Group("g", members)], load_glossary()))
+    spanish = [(f.check, f.excerpt) for f in report.findings if f.lang == "es"]
+    # The others name the Room; the Spanish text only through its card's name, which Wizards
+    # prints: a concept missing, not "Sala" taken for a misspelling of the glossary's "sala".
+    assert [c for c, _ in spanish if c in ("missing-concept", "term-synonym")] == [
+        "missing-concept"
+    ]

@@ -129,7 +129,7 @@ def _concepts(corpus: Corpus, source: Member | None, member: Member, others: lis
         if concept_id not in present and majority(count, len(others)):
             holders = [o for o in others if concept_id in _concept_counts(corpus, o)]
             witness = _witness(corpus, source, concept_id) or holders[0]
-            at = next(m for m in corpus.matches(witness) if m.concept == concept_id)
+            at = next(m for m in corpus.said(witness) if m.concept == concept_id)
             start, end = pairing(corpus, member, witness).where(at.start)
             replaced = terms.replacement(corpus, member, witness, others, concept_id, start, end)
             if replaced is not None:
@@ -146,7 +146,7 @@ def _concepts(corpus: Corpus, source: Member | None, member: Member, others: lis
                 end,
             )
     yield from _names(corpus, source, member, others, present)
-    for match in corpus.matches(member):
+    for match in corpus.said(member):
         if seen[match.concept] == 0 and _first(corpus, member, match):
             yield member.finding(
                 "extra-concept",
@@ -160,10 +160,12 @@ def _concepts(corpus: Corpus, source: Member | None, member: Member, others: lis
 def _concept_counts(corpus: Corpus, member: Member) -> Counter:
     """How many times the member's text names each concept (its keys: the concepts it names),
     once per text (each text is one of its group's others four times or more)."""
-    key = ("concept-counts", member.lang, member.text)
+    key: tuple = ("concept-counts", member.lang, member.text)
+    if corpus.names_card(member):  # what it names outside its card's name
+        key += (member.card,)
     found = corpus.cache.get(key)
     if found is None:
-        found = corpus.cache[key] = Counter(m.concept for m in corpus.matches(member))
+        found = corpus.cache[key] = Counter(m.concept for m in corpus.said(member))
     return found
 
 
@@ -193,17 +195,12 @@ def _names(
         witness = source if source is not None else more[0]
         pair = pairing(corpus, member, witness)
         spans = pair.theirs.spans
-        for at in (x for x in corpus.matches(witness) if x.concept == concept_id):
+        for at in (x for x in corpus.said(witness) if x.concept == concept_id):
             start, end = pair.where(at.start)
             a, b = spans[index_at(spans, at.start)]
-            theirs = sum(
-                a <= x.start < b and x.concept == concept_id for x in corpus.matches(witness)
-            )
+            theirs = sum(a <= x.start < b and x.concept == concept_id for x in corpus.said(witness))
             if (
-                sum(
-                    start <= x.start < end and x.concept == concept_id
-                    for x in corpus.matches(member)
-                )
+                sum(start <= x.start < end and x.concept == concept_id for x in corpus.said(member))
                 >= theirs
             ):
                 continue
@@ -227,7 +224,7 @@ def _who_has(witness: Member, more: list[Member]) -> str:
 
 def _witness(corpus: Corpus, source: Member | None, concept_id: str) -> Member | None:
     """The source, when it names the concept: where the sentence is looked for."""
-    if source is not None and any(m.concept == concept_id for m in corpus.matches(source)):
+    if source is not None and any(m.concept == concept_id for m in corpus.said(source)):
         return source
     return None
 
@@ -238,4 +235,4 @@ def _said(witness: Member, at) -> str:
 
 def _first(corpus: Corpus, member: Member, match) -> bool:
     """Report an extra concept once per text, at its first occurrence."""
-    return next(m for m in corpus.matches(member) if m.concept == match.concept) is match
+    return next(m for m in corpus.said(member) if m.concept == match.concept) is match

@@ -27,6 +27,8 @@ from functools import cached_property
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
+from kb.reference import names
+
 if TYPE_CHECKING:
     from kb.reference.glossary import Concept, Glossary
 
@@ -182,6 +184,7 @@ class Corpus:
     groups: list[Group]
     glossary: Glossary | None = None
     _matches: dict = field(default_factory=dict, repr=False)
+    _outside_names: dict = field(default_factory=dict, repr=False)  # by (text, card)
     cache: dict = field(default_factory=dict, repr=False)  # for checks' per-text results
     #: Corpus-wide counts some checks compare a text with (see :meth:`total`); given when
     #: ``groups`` are only part of the corpus (an incremental build's changed groups).
@@ -208,6 +211,30 @@ class Corpus:
     def matches(self, member: Member) -> list:
         """Glossary matches in the member's text, its own language's terms and English ones."""
         return self.text_matches(member.lang, member.text)
+
+    def said(self, member: Member) -> list:
+        """:meth:`matches` outside the member's own card name (:mod:`kb.reference.names`):
+        what the ruling says, to compare across translations. Wizards prints the names, and
+        "Esploratore di Dungeon" in an Italian card's name is no venture the others lack."""
+        found = self.matches(member)
+        if not found or not self.names_card(member):
+            return found
+        key = ("outside", member.lang, member.text, member.card)
+        if key not in self._outside_names:
+            self._outside_names[key] = names.outside(found, member.text, member.card)
+        return self._outside_names[key]
+
+    def names_card(self, member: Member) -> bool:
+        """Whether the member's text names its own card (then :meth:`said` depends on the
+        card, not on the text alone)."""
+        return bool(self.name_spans(member))
+
+    def name_spans(self, member: Member) -> list[tuple[int, int]]:
+        """Where the member's text names its own card."""
+        key = ("names-card", member.text, member.card)
+        if key not in self._outside_names:
+            self._outside_names[key] = names.spans(member.text, member.card)
+        return self._outside_names[key]
 
     def text_matches(self, lang: str, text: str) -> list:
         """:meth:`matches` of a text of ``lang``."""

@@ -78,8 +78,9 @@ def who(witness: Member) -> str:
 def near(member: Member, corpus: Corpus, concept, start: int, end: int) -> tuple[int, int] | None:
     """The word group of ``start:end`` most like one of the concept's terms in the member's
     language (a shared long word or compound part, or a near spelling), outside other
-    glossary matches; (start, end) or None."""
+    glossary matches and the card's own name (Wizards prints it); (start, end) or None."""
     taken = [(m.start, m.end) for m in corpus.matches(member)]
+    named = corpus.name_spans(member)
     words = [
         w
         for w in member.words
@@ -92,7 +93,9 @@ def near(member: Member, corpus: Corpus, concept, start: int, end: int) -> tuple
         for i in range(len(words)):
             for j in range(i, min(len(words), i + size + 1)):
                 a, b = words[i].start(), words[j].end()
-                if any(ch in '.,;:!?()«»“”„"' for ch in member.text[a:b]):
+                if any(ch in '.,;:!?()«»“”„"' for ch in member.text[a:b]) or any(
+                    x < b and a < y for x, y in named
+                ):
                     break
                 candidate = member.text[a:b]
                 # A word more than the term has (an article) must earn its place.

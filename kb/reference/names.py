@@ -3,17 +3,18 @@
 Rulings name the card they are printed under, and a card's name may hold the game's words:
 "Dungeon Map's abilities require you to tap it" names a card, not a dungeon, and the French
 "Prendre l'initiative" (Seize the Initiative) is no one taking the initiative. A glossary
-match inside the ruling's own card name (:func:`outside`) is not one of the ruling's
+match within the ruling's own card name (:func:`outside`) is not one of the ruling's
 concepts: the align stage stores the others in ``ruling_concepts`` (which the linker votes
-with) and the checks compare the others across languages.
+with), and the content checks compare the others across languages.
 
 The name is found as rulings write it: whole, or by the short name official rulings give a
 legendary card (before the comma: "Nadaar" for "Nadaar, Selfless Paladin"), each half of a
 split card, capitalized as the name is (French "prendre l'initiative" in a sentence is the
-designation, "Prendre l'initiative" the card), and inflected as Russian or German inflect it ("Карты подземелья" for
-"Карта подземелья", "Verliesgeists"): each word of five letters or more may change its last
-two. A card whose name is a dungeon's (Undercity, Tomb of Annihilation) is that dungeon, and
-its name stays what the ruling is about.
+designation, "Prendre l'initiative" the card), and inflected as Russian or German inflect it
+("Карты подземелья" for "Карта подземелья", "Призраками" for "Призраки", "Verliesgeists"):
+each word of five letters or more may end in up to four other letters than its last two. A
+card whose name is a dungeon's (Undercity, Tomb of Annihilation) is that dungeon, and its
+name stays what the ruling is about.
 
 >>> [(a, b) for a, b in spans("If Dungeon Map's abilities", "Dungeon Map")]
 [(3, 14)]
@@ -40,14 +41,17 @@ def spans(text: str, card: str) -> list[tuple[int, int]]:
 
 
 def outside(matches: list, text: str, card: str | None) -> list:
-    """``matches`` (glossary matches in ``text``) less those within or across an occurrence
-    of the card's own name."""
+    """``matches`` (glossary matches in ``text``) less those within an occurrence of the
+    card's own name. One that goes beyond it stays: under a card named "Karte", "ziehst du
+    eine Karte" still draws a card."""
     if not matches or not card:
         return matches
     named = spans(text, card)
     if not named:
         return matches
-    return [m for m in matches if not any(m.start < end and start < m.end for start, end in named)]
+    return [
+        m for m in matches if not any(start <= m.start and m.end <= end for start, end in named)
+    ]
 
 
 def card_of(ruling: dict) -> str:
@@ -78,5 +82,5 @@ def _pattern(card: str) -> re.Pattern[str] | None:
 def _form(name: str) -> str:
     words = _WORD.findall(name)
     return r"\W{1,3}".join(
-        re.escape(w[:-2]) + r"\w{0,3}" if len(w) >= STEM else re.escape(w) for w in words
+        re.escape(w[:-2]) + r"\w{0,4}" if len(w) >= STEM else re.escape(w) for w in words
     )
