@@ -36,6 +36,10 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 def spans(text: str, card: str) -> list[tuple[int, int]]:
     """Where ``text`` names the card ``card`` (the name as its file prints it), in order."""
+    # Most rulings never name their card: a plain search for the first word's stem of each
+    # form of the name rules them out before any pattern is built.
+    if not any(stem in text for stem in _stems(card)):
+        return []
     found = _pattern(card)
     return [m.span() for m in found.finditer(text)] if found else []
 
@@ -60,27 +64,40 @@ def card_of(ruling: dict) -> str:
     return ruling.get("card") or ruling["card_id"].split(":", 1)[1]
 
 
-@lru_cache(maxsize=4096)
-def _pattern(card: str) -> re.Pattern[str] | None:
+@lru_cache(maxsize=65536)
+def _forms(card: str) -> tuple[tuple[str, ...], ...]:
+    """The words of each form the card's name takes in its rulings (none for a dungeon's)."""
     dungeons = {name.casefold() for name in patterns.names("<dungeon>")}
     halves = [half.strip() for half in card.split("//") if half.strip()]
     if any(half.casefold() in dungeons for half in halves):
-        return None
+        return ()
     forms: set[str] = set()
     for half in halves:
         forms.add(half)
         short = half.split(",")[0].strip()
-        if short != half and _WORD.search(short):
+        if short != half:
             forms.add(short)
-    alternatives = [_form(form) for form in sorted(forms, key=len, reverse=True)]
-    alternatives = [a for a in alternatives if a]
+    words = (tuple(_WORD.findall(form)) for form in sorted(forms, key=len, reverse=True))
+    return tuple(w for w in words if w)
+
+
+@lru_cache(maxsize=65536)
+def _stems(card: str) -> tuple[str, ...]:
+    return tuple(_stem(words[0]) for words in _forms(card))
+
+
+@lru_cache(maxsize=4096)
+def _pattern(card: str) -> re.Pattern[str] | None:
+    alternatives = [
+        r"\W{1,3}".join(
+            re.escape(_stem(w)) + r"\w{0,4}" if len(w) >= STEM else re.escape(w) for w in words
+        )
+        for words in _forms(card)
+    ]
     if not alternatives:
         return None
     return re.compile(rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)")
 
 
-def _form(name: str) -> str:
-    words = _WORD.findall(name)
-    return r"\W{1,3}".join(
-        re.escape(w[:-2]) + r"\w{0,4}" if len(w) >= STEM else re.escape(w) for w in words
-    )
+def _stem(word: str) -> str:
+    return word[:-2] if len(word) >= STEM else word
