@@ -184,7 +184,7 @@ class Corpus:
     groups: list[Group]
     glossary: Glossary | None = None
     _matches: dict = field(default_factory=dict, repr=False)
-    _outside_names: dict = field(default_factory=dict, repr=False)  # by (text, card)
+    _outside_names: dict = field(default_factory=dict, repr=False)  # by text and card
     cache: dict = field(default_factory=dict, repr=False)  # for checks' per-text results
     #: Corpus-wide counts some checks compare a text with (see :meth:`total`); given when
     #: ``groups`` are only part of the corpus (an incremental build's changed groups).

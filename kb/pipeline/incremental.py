@@ -190,7 +190,8 @@ def concept_matches(db: sqlite_utils.Database, changed: set[str]) -> dict[tuple[
 
     The alignment stage stored every ruling's matches (``also=("en",)``) in ``ruling_concepts``;
     with the same build key the glossary is the same, so they need not be searched again.
-    A ruling with no row there had no match: it maps to an empty list.
+    A ruling with no row there had no match: it maps to an empty list. A ruling naming its own
+    card stored only the matches outside that name, and is not read back.
     """
     from kb.reference import names
     from kb.reference.glossary import Match
