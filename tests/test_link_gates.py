@@ -383,14 +383,11 @@ def test_the_initiative_s_ability_named_only_as_what_moves_a_marker_is_no_trigge
         assert "726.2" in [l.rule for l in link.rules_for([*passing, point])]
 
 
-def test_the_one_holder_rules_need_the_designation_passing():
-    # 725.3 and 726.3: as a player becomes the monarch (takes the initiative), the holder
-    # ceases to be. A card's ruling that says only that you stop being the monarch, or are
-    # already it, checks the title and is no ruling on the title passing.
+def test_the_one_monarch_rule_needs_the_title_passing():
+    # 725.3: as a player becomes the monarch, the monarch ceases to be. A card's ruling that
+    # says only that you stop being the monarch, or are already it, checks the title and is
+    # no ruling on the title passing.
     stops = ["monarch", "cease", "creature"]
     assert "725.3" not in [l.rule for l in link.rules_for(stops)]
     assert "725.3" in [l.rule for l in link.rules_for(stops + ["become_monarch"])]
     assert "725.3" not in [l.rule for l in link.rules_for(["monarch", "again", "effect"])]
-    lost = ["initiative", "cease", "complete_dungeon", "undercity"]
-    assert "726.3" not in [l.rule for l in link.rules_for(lost)]
-    assert "726.3" in [l.rule for l in link.rules_for(["initiative", "cease", "take_initiative"])]
