@@ -164,9 +164,7 @@ def write_derived(db, glossary, new_rows: list[dict]) -> None:
         (
             (r["id"], c.concept, c.start, c.end, c.surface, c.lang)
             for r in new_rows
-            for c in names.outside(
-                glossary.find(r["text"], r["lang"], also=("en",)), r["text"], names.card_of(r)
-            )
+            for c in names.ruling_matches(glossary, r)
         ),
     )
     db["card_identities"].insert_all(

@@ -73,11 +73,7 @@ def store_groups(db: sqlite_utils.Database, groups: list[Aligned], glossary: Glo
                 (m.ruling["id"], c.concept, c.start, c.end, c.surface, c.lang)
                 for g in groups
                 for m in g.memberships
-                for c in names.outside(
-                    glossary.find(m.ruling["text"], m.ruling["lang"], also=("en",)),
-                    m.ruling["text"],
-                    m.ruling["card"],
-                )
+                for c in names.ruling_matches(glossary, m.ruling)
             ),
         )
         db.table("card_identities").insert_all(cards.identity_rows(db), pk="card_id", replace=True)

@@ -28,6 +28,7 @@ import re
 from functools import lru_cache
 
 from kb.reference import patterns
+from kb.reference.glossary import Glossary
 
 #: Words this long may change their ending (cases, the German genitive's -s adds one letter).
 STEM = 5
@@ -58,9 +59,15 @@ def outside(matches: list, text: str, card: str | None) -> list:
     ]
 
 
-def card_of(ruling: dict) -> str:
-    """The card name of a ``rulings`` row: its ``card`` (:func:`kb.store.rulings` gives it)
-    or the name in its ``card_id`` (``lang:name``)."""
+def ruling_matches(glossary: Glossary, ruling: dict) -> list:
+    """What the align stage stores in ``ruling_concepts`` for a ``rulings`` row: the glossary's
+    matches in its text (its language's terms and English ones) outside its card's name."""
+    text = ruling["text"]
+    return outside(glossary.find(text, ruling["lang"], also=("en",)), text, _card_of(ruling))
+
+
+def _card_of(ruling: dict) -> str:
+    # Its ``card`` (kb.store.rulings gives it), or the name in its ``card_id`` (``lang:name``).
     return ruling.get("card") or ruling["card_id"].split(":", 1)[1]
 
 
