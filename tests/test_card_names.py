@@ -3,16 +3,14 @@ and what the linker and an incremental build make of a ruling that names its car
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 
 from link_corpus import build, write_rulings
-from test_incremental import assert_same_as_full, edit, project  # noqa: F401 (a fixture)
+from test_incremental import copied_then_edited, project  # noqa: F401 (a fixture)
 
 from kb import align
 from kb.checks.findings import Corpus, Group, Member
 from kb.checks.run import check_corpus
-from kb.pipeline.build import build as kb_build
 from kb.reference import names
 from kb.reference.glossary import load as load_glossary
 
@@ -99,12 +97,7 @@ def test_a_text_naming_its_card_and_copied_on_another_card_builds_as_in_full(pro
     """The store keeps a ruling's matches outside its card's name: an incremental build must
     not take them for every copy of the text (the other card's copy names the map)."""
     text = ONE_A_TURN["rulings"][0]["texts"]["fr"]
-    rulings = project / "rulings"
-    (rulings / "fr-carte.txt").write_text(f"Carte du donjon\n\n10/06/2022\n\n{text}\n", "utf-8")
-    (rulings / "fr-parchemin.txt").write_text(f"Vieux parchemin\n\n10/06/2022\n\n{text}\n", "utf-8")
-    kb_build(["rulings"], "out")
-    edit(rulings / "fr-chasseur-vengeur.txt", "peut la prendre à nouveau", "peut la reprendre")
-    assert_same_as_full(project, kb_build(["rulings"], "out"))
+    copied_then_edited(project, text, {"carte": "Carte du donjon", "parchemin": "Vieux parchemin"})
     with sqlite3.connect(project / "out" / "rulings.db") as conn:
         dungeon = dict(
             conn.execute(
@@ -114,7 +107,6 @@ def test_a_text_naming_its_card_and_copied_on_another_card_builds_as_in_full(pro
             )
         )
     assert dungeon == {"Carte du donjon": 0, "Vieux parchemin": 1}
-    shutil.rmtree(project / "full")
 
 
 # Dungeoneer's Pack, its Italian name a venture ("Esploratore di Dungeon"), the others' not.

@@ -339,13 +339,12 @@ def test_a_new_finding_rerenders_only_the_report_part_listing_its_ruling(
     assert_same_as_full(project, {})
 
 
-def test_a_text_on_two_cards_one_after_the_other_builds_as_in_full(project):
-    """The store read back for an incremental build holds one ruling after another with the
-    same text (two cards' files that print it alone): each text's matches are taken once."""
-    text = "Un joueur qui a déjà l'initiative peut la prendre à nouveau."
-    for name in ("Carte A", "Carte B"):
-        path = project / "rulings" / f"fr-{name[-1].lower()}.txt"
-        path.write_text(f"{name}\n\n10/06/2022\n\n{text}\n", encoding="utf-8")
+def copied_then_edited(project: Path, text: str, cards: dict[str, str]) -> None:
+    """``text`` alone in a French file per card ({file stem: card name}), built; then another
+    file edited and built again, which must give the full build's output."""
+    for stem, card in cards.items():
+        path = project / "rulings" / f"fr-{stem}.txt"
+        path.write_text(f"{card}\n\n10/06/2022\n\n{text}\n", encoding="utf-8")
     build(["rulings"], "out")
     edit(
         project / "rulings" / "fr-chasseur-vengeur.txt",
@@ -353,3 +352,10 @@ def test_a_text_on_two_cards_one_after_the_other_builds_as_in_full(project):
         "peut la reprendre",
     )
     assert_same_as_full(project, build(["rulings"], "out"))
+
+
+def test_a_text_on_two_cards_one_after_the_other_builds_as_in_full(project):
+    """The store read back for an incremental build holds one ruling after another with the
+    same text (two cards' files that print it alone): each text's matches are taken once."""
+    text = "Un joueur qui a déjà l'initiative peut la prendre à nouveau."
+    copied_then_edited(project, text, {"a": "Carte A", "b": "Carte B"})
