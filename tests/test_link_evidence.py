@@ -74,6 +74,16 @@ def test_a_match_through_a_gap_shows_its_words_not_the_words_between(tmp_path):
     assert "ziehst … Karte" in words and not [w for w in words if "zu Beginn" in w]
 
 
+def test_players_choosing_in_turn_order_is_apnap_order_without_the_active_player_named():
+    # A card's ruling: "each opponent decides in turn order ..., then creatures are sacrificed
+    # simultaneously". 101.4 names the nonactive players' turn order; hints.yaml's family topic
+    # takes it as naming the rule, as it takes the active player.
+    found = ["creature", "simultaneously", "turn_order"]
+    assert [l.rule for l in link.rules_for(found)] == ["101.4"]
+    # Turn order beside a designation passing is that rule's (725.4), not the order of choices.
+    assert "101.4" not in [l.rule for l in link.rules_for(["monarch", "leave_game", *found])]
+
+
 def test_every_carried_rule_has_a_description_naming_concepts():
     descriptions = evidence.read_descriptions()
     assert set(descriptions) == set(registry.RULES)
