@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from link_corpus import build, write_rulings
 
 from kb import link
@@ -383,11 +384,15 @@ def test_the_initiative_s_ability_named_only_as_what_moves_a_marker_is_no_trigge
         assert "726.2" in [l.rule for l in link.rules_for([*passing, point])]
 
 
-def test_the_one_monarch_rule_needs_the_title_passing():
-    # 725.3: as a player becomes the monarch, the monarch ceases to be. A card's ruling that
-    # says only that you stop being the monarch, or are already it, checks the title and is
-    # no ruling on the title passing.
-    stops = ["monarch", "cease", "creature"]
-    assert "725.3" not in [l.rule for l in link.rules_for(stops)]
-    assert "725.3" in [l.rule for l in link.rules_for(stops + ["become_monarch"])]
-    assert "725.3" not in [l.rule for l in link.rules_for(["monarch", "again", "effect"])]
+@pytest.mark.parametrize(
+    ("rule", "title", "passing"),
+    [("725.3", "monarch", "become_monarch"), ("726.3", "initiative", "take_initiative")],
+)
+def test_the_one_holder_rule_needs_the_designation_passing(rule, title, passing):
+    # 725.3, 726.3: as a player becomes the monarch (takes the initiative), the holder ceases
+    # to be. A card's ruling that says only that you lose it, or checks whether you have it,
+    # is no ruling on the designation passing.
+    stops = [title, "cease", "creature"]
+    assert rule not in [l.rule for l in link.rules_for(stops)]
+    assert rule in [l.rule for l in link.rules_for([*stops, passing])]
+    assert rule not in [l.rule for l in link.rules_for([title, "again", "effect"])]
