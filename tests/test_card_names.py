@@ -158,3 +158,46 @@ def test_a_word_missing_is_not_looked_for_in_the_cards_name():
     assert [c for c, _ in spanish if c in ("missing-concept", "term-synonym")] == [
         "missing-concept"
     ]
+
+
+def test_a_ruling_leads_with_its_card_when_the_name_opens_its_first_sentence():
+    def lead(text: str, card: str, lang: str = "en") -> str | None:
+        span = names.leads(text, card, lang)
+        return text[span[0] : span[1]] if span else None
+
+    assert lead("Throne Warden's ability checks whether you're the monarch.", "Throne Warden")
+    assert lead(
+        "L’ultima abilità della Sentinella controlla se hai l’iniziativa.", "Sentinella", "it"
+    )
+    assert lead("Последняя способность Часового Ворот проверяет ...", "Часовой Ворот", "ru") == (
+        "Часового Ворот"
+    )
+    assert lead("Nadaar doesn't need to have been on the battlefield.", "Nadaar, Selfless Paladin")
+    # A situation opened by "if", "when", "as" ... names the card on its way.
+    assert (
+        lead("If Throne Warden leaves the battlefield, you stay the monarch.", "Throne Warden")
+        is None
+    )
+    assert lead("Wenn die Wache angreift, wirst du der Monarch.", "Wache", "de") is None
+    assert (
+        lead(
+            "Si el Centinela deja el campo de batalla, sigues siendo el monarca.", "Centinela", "es"
+        )
+        is None
+    )
+    # Too far in, or in a later sentence; a dungeon's own name; a language without openings.
+    assert lead("You become the monarch, and then the Throne Warden ...", "Throne Warden") is None
+    assert lead("You're the monarch. Throne Warden's ability checks it.", "Throne Warden") is None
+    assert lead("Undercity's first room is Secret Entrance.", "Undercity") is None
+    assert lead("Throne Warden's ability checks whether ...", "Throne Warden", "pt") is None
+
+
+def test_a_leading_ruling_stores_its_card_s_name_as_own_card():
+    ruling = {"text": "Throne Warden's ability checks whether you're the monarch.", "lang": "en"}
+    found = names.ruling_matches(load_glossary(), {**ruling, "card": "Throne Warden"})
+    assert [(m.concept, m.surface) for m in found if m.concept == names.LEAD] == [
+        ("own_card", "Throne Warden")
+    ]
+    assert "monarch" in {m.concept for m in found}
+    other = names.ruling_matches(load_glossary(), {**ruling, "card": "Palace Jailer"})
+    assert names.LEAD not in {m.concept for m in other}

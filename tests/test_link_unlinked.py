@@ -80,3 +80,57 @@ def test_the_site_says_a_group_names_a_rule_only_in_passing(tmp_path):
     pages.render_tree(site, "fr", tmp_path / "site", site.summary.counts, only={"unlinked.html"})
     unlinked = (tmp_path / "site" / "fr" / "unlinked.html").read_text("utf-8")
     assert "n’est nommée qu’en passant" in unlinked and "0,3" in unlinked
+
+
+#: A ruling on the monarch's two triggers under a card, once leading with the card and once
+#: opening with a situation ("If the Sentinel is on the battlefield, ...").
+MONARCH_TRIGGERS = {
+    "fr": "au début de l’étape de fin du monarque, celui-ci pioche une carte, et à chaque fois "
+    "qu’une créature inflige des blessures de combat au monarque, son contrôleur devient le "
+    "monarque.",
+    "de": "Zu Beginn des Endsegments des Monarchen zieht dieser eine Karte, und immer wenn eine "
+    "Kreatur dem Monarchen Kampfschaden zufügt, wird ihr Beherrscher der Monarch.",
+    "ru": "в начале заключительного шага монарха тот берет карту, и каждый раз, когда существо "
+    "наносит монарху боевые повреждения, контролирующий его игрок становится монархом.",
+}
+LEADING = {
+    "fr": "La Sentinelle ne change rien au monarque : ",
+    "de": "Die Wache ändert nichts am Monarchen: ",
+    "ru": "Страж ничего не меняет для монарха: ",
+}
+SITUATION = {
+    "fr": "Si la Sentinelle est sur le champ de bataille, rien ne change pour le monarque : ",
+    "de": "Falls die Wache im Spiel ist, ändert sich nichts für den Monarchen: ",
+    "ru": "Если Страж находится на поле битвы, для монарха ничего не меняется: ",
+}
+
+
+def test_a_ruling_leading_with_its_card_is_about_the_card_and_the_site_says_so(tmp_path):
+    from kb.site import data, pages
+
+    cards = {"cards": {"fr": "Sentinelle", "de": "Wache", "ru": "Страж"}, "date": "2025-01-10"}
+    for name, opening in (("situation", SITUATION), ("leading", LEADING)):
+        folder = tmp_path / name
+        folder.mkdir()
+        texts = {lang: opening[lang] + MONARCH_TRIGGERS[lang] for lang in opening}
+        db, lines = build(folder, write_rulings(folder, cards, [{"texts": texts}], name))
+        linked = [found["rule"] for found in next(iter(link.links(db).values()), [])]
+        assert linked == ([] if name == "leading" else ["725.2"])
+    (reason,) = link.unlinked(db)
+    assert reason["why"] == {"kind": "own_card"} and reason["concepts"]["own_card"] == 1.0
+    assert lines == [
+        f"link: {reason['id']}: no rule (about its card's own effect: its texts lead "
+        "with the card's name)"
+    ]
+    site = data.load(db)
+    pages.render_tree(site, "de", tmp_path / "site", site.summary.counts, only={"unlinked.html"})
+    unlinked = (tmp_path / "site" / "de" / "unlinked.html").read_text("utf-8")
+    assert "Betrifft die eigene Wirkung der Karte" in unlinked
+
+
+def test_a_group_mostly_leading_with_its_card_gets_no_rule():
+    votes = {"monarch": 1.0, "become_monarch": 1.0, "combat_damage": 1.0, "creature": 1.0}
+    assert [l.rule for l in link.rules_for({**votes, "own_card": 0.4})] == ["725.2"]
+    assert link.rules_for({**votes, "own_card": 0.6}) == []
+    fates = scoring.decide({**votes, "own_card": 0.6})
+    assert fates and {f.kind for f in fates} == {"own_card"}

@@ -3,7 +3,8 @@ of :mod:`kb.link.scoring`).
 
 Inputs: a group's votes ({concept: share of its languages}) and the rules' evidence
 (:class:`kb.link.evidence.EvidenceTable`). A group that mentions a designation whose rules the
-core does not carry is about something else (:func:`untracked`); otherwise each rule must pass
+core does not carry is about something else (:func:`untracked`), and one that leads with its
+card is about that card (:func:`about_its_card`); otherwise each rule must pass
 its gates (:func:`gate`): a concept of its family's topic, the designation it is about, what
 its hint requires and nothing its hint excludes. No table of its own.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kb.link.evidence import EvidenceTable
+from kb.reference.names import LEAD
 
 #: A group mentions a concept when at least this share of its languages do.
 MENTIONED = 0.5
@@ -63,6 +65,17 @@ def untracked(votes: Mapping[str, float], table: EvidenceTable) -> list[tuple[st
         ):
             out.append((concept, section))
     return out
+
+
+def about_its_card(votes: Mapping[str, float]) -> bool:
+    """Whether most of the group's languages lead with the ruling's own card (``LEAD``, see
+    :func:`kb.reference.names.leads`): the group is about that card's own effect, which no
+    carried rule is, and gets no link at all.
+
+    >>> about_its_card({"own_card": 0.8, "monarch": 1.0}), about_its_card({"own_card": 0.4})
+    (True, False)
+    """
+    return votes.get(LEAD, 0.0) >= MENTIONED
 
 
 def passing(votes: Mapping[str, float], table: EvidenceTable) -> dict[str, frozenset[str]]:

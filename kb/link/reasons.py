@@ -9,6 +9,9 @@ The reasons, first that applies (``kind``):
 - ``untracked``: it is about a designation whose rules the core does not carry ("about
   monarch (rule 725), which the core does not carry"; "about citys_blessing, which the core
   does not carry" for one the glossary gives no rule number);
+- ``own_card``: its texts lead with their card's name ("Throne Warden's ability checks
+  whether you're the monarch"): it is about that card's own effect, which no carried rule
+  is (:func:`kb.link.gates.about_its_card`);
 - ``unnamed``: no carried rule names any concept it names ("no carried rule names team");
 - ``weak``: its concepts are not enough for any carried rule; the closest rule is named with
   what it lacks (a gate of :func:`kb.link.gates.gate`; ``distinctive``: one of the rule's
@@ -31,7 +34,7 @@ from collections.abc import Iterable, Mapping
 
 from kb.link.coverage import GLANCED, WEAKEST, link_to, votes_of
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.gates import gate, mentioned_in, untracked
+from kb.link.gates import about_its_card, gate, mentioned_in, untracked
 from kb.link.scoring import Fate
 
 
@@ -55,6 +58,8 @@ def explain(
     missing = untracked(votes, table)
     if missing:
         return {"kind": "untracked", "designations": [list(pair) for pair in missing]}
+    if about_its_card(votes):
+        return {"kind": "own_card"}
     named = {c for evidence in table.rules.values() for c in evidence.concepts} & mentioned
     if not named:
         return {"kind": "unnamed", "concepts": sorted(mentioned)}
@@ -93,6 +98,8 @@ def why_unlinked(
             f"about {c}{f' (rule {r})' if r else ''}, which the core does not carry"
             for c, r in reason["designations"]
         )
+    if kind == "own_card":
+        return "about its card's own effect: its texts lead with the card's name"
     if kind == "unnamed":
         return f"no carried rule names {', '.join(reason['concepts'])}"
     return (
@@ -132,6 +139,8 @@ def fate_phrase(fate: Fate, votes: Mapping[str, float], table: EvidenceTable) ->
     if fate.kind == "restated":
         return f"linked: {by} says the same from another side (hint)"
     if fate.kind == "untracked":
+        return "not linked: the group is " + why_unlinked(votes, table=table)
+    if fate.kind == "own_card":
         return "not linked: the group is " + why_unlinked(votes, table=table)
     if fate.kind == "refused" and fate.gate:
         return f"refused: it {gate_phrase(fate.gate)}"

@@ -10,7 +10,9 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`; steps 0 and 1 are
 
 0. A group that mentions a designation whose rules the core does not carry (the glossary's
    contrast concepts name their section; its other designations, the city's blessing or
-   day and night, have none carried) is about something else: no link at all.
+   day and night, have none carried) is about something else: no link at all. So is a
+   group whose languages mostly lead with the ruling's own card (``own_card``,
+   :func:`kb.reference.names.leads`): it is about that card's own effect.
 1. **Gates.** The group must mention one concept of the rule's family topic that the rule
    names (any of the topic when it names none); every contrast concept the rule names (the
    monarch, the initiative); whatever the rule's hint requires; and nothing its hint
@@ -76,7 +78,7 @@ from kb.core.rule_history import rule_key
 from kb.link.coverage import GLANCED, RESTATES, WEAKEST, RuleLink, candidates, link_to, votes_of
 from kb.link.dominance import containing, settle
 from kb.link.evidence import EvidenceTable, evidence_table
-from kb.link.gates import gate, mentioned_in, passing, untracked
+from kb.link.gates import about_its_card, gate, mentioned_in, passing, untracked
 
 #: Steps 2 and 3 live in :mod:`kb.link.coverage`, 4 and 5 in :mod:`kb.link.dominance`; this
 #: module is the linker's entry point and names what callers read from all three.
@@ -114,7 +116,8 @@ class Fate:
 
     ``kind``, the step of the module's doc that settled it: ``linked``; ``restated`` (linked
     because ``by`` says the same from another side); ``untracked`` (the group is about a
-    designation the core does not carry); ``refused`` (a gate: ``gate``); ``generic`` (the
+    designation the core does not carry); ``own_card`` (the group leads with its card and is
+    about the card's own effect); ``refused`` (a gate: ``gate``); ``generic`` (the
     group names none of the rule's distinctive concepts); ``weak`` (every candidate is named
     in passing); ``dominated`` (``by`` explains all it explains and more); ``contained``
     (``by`` passes the gates and names all it names and more); ``outweighed`` (named by one
@@ -158,6 +161,8 @@ def decide(
     )
     if untracked(votes, table):
         return _ordered([Fate(rule, "untracked", link_to(rule, votes, table)) for rule in naming])
+    if about_its_card(votes):
+        return _ordered([Fate(rule, "own_card", link_to(rule, votes, table)) for rule in naming])
     passed = passing(votes, table)
     links = candidates(votes, table, passed)
     chosen = {link.rule for link in links}

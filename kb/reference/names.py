@@ -16,10 +16,22 @@ each word of five letters or more may end in up to four other letters than its l
 card whose name is a dungeon's (Undercity, Tomb of Annihilation) is that dungeon, and its
 name stays what the ruling is about.
 
+A ruling that *leads* with its card (:func:`leads`: the name among the first words of its first
+sentence, which opens with no "if", "when" or "as") is about that card: "Throne Warden's
+ability checks whether you're the monarch", "Ossuary Cartographer affects the room abilities
+of any dungeon you own". Official rulings put a card first when its own effect is their point
+and open with the situation ("If Vanguard's Descent moves your marker ...") when a rule of the
+game is. :func:`ruling_matches` adds the name as a match of :data:`LEAD` to such a ruling's,
+and the linker links a group whose languages mostly lead with their card to no rule.
+
 >>> [(a, b) for a, b in spans("If Dungeon Map's abilities", "Dungeon Map")]
 [(3, 14)]
 >>> spans("Tomb of Annihilation's last room", "Tomb of Annihilation")
 []
+>>> leads("Die letzte Fähigkeit der Wache des Galgentors prüft, ob du die Initiative hast.",
+...       "Wache des Galgentors", "de")
+(25, 45)
+>>> leads("Falls die Wache des Galgentors das Spielfeld verlässt, ...", "Wache des Galgentors", "de")
 """
 
 from __future__ import annotations
@@ -28,11 +40,29 @@ import re
 from functools import lru_cache
 
 from kb.reference import patterns
-from kb.reference.glossary import Glossary
+from kb.reference.glossary import Glossary, Match
 
 #: Words this long may change their ending (cases, the German genitive's -s adds one letter).
 STEM = 5
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+#: The concept a ruling's own card name is stored as when the ruling leads with it.
+LEAD = "own_card"
+#: A ruling leads with its card when the name starts within this many words of its start.
+LEAD_WORDS = 5
+#: Words that open a subordinate clause ("If Dungeon Map leaves ..."): a ruling opening with
+#: one sets a situation, whatever card it names. A language without a list never leads.
+OPENINGS = {
+    "en": "if when whenever as after while because since once although though even unless "
+    "until before whether",
+    "ru": "если когда пока поскольку после хотя даже так раз прежде ли",
+    "it": "se quando mentre dopo poiché anche sebbene finché prima perché ogniqualvolta",
+    "fr": "si lorsque lorsqu quand tant après comme puisque même bien dès avant chaque",
+    "de": "falls wenn während nachdem sobald da weil solange obwohl auch bevor ob immer",
+    "es": "si cuando mientras después como ya aunque incluso antes siempre",
+}
+_OPENINGS = {lang: frozenset(words.split()) for lang, words in OPENINGS.items()}
+_SENTENCE_END = re.compile(r"[.!?;:](\s|$)")
 
 
 def spans(text: str, card: str) -> list[tuple[int, int]]:
@@ -59,11 +89,36 @@ def outside(matches: list, text: str, card: str | None) -> list:
     ]
 
 
+def leads(text: str, card: str, lang: str) -> tuple[int, int] | None:
+    """Where ``text`` names its card ``card`` if it leads with it (the module's doc): the name
+    starts within :data:`LEAD_WORDS` words of a first sentence that opens with none of the
+    language's :data:`OPENINGS`; else None."""
+    openings = _OPENINGS.get(lang)
+    named = spans(text, card) if openings is not None else []
+    if not named or openings is None:
+        return None
+    start, end = named[0]
+    first = _WORD.search(text)
+    ends = _SENTENCE_END.search(text)
+    if (
+        (first is None or first.group().casefold() in openings)
+        or (ends is not None and ends.start() < start)
+        or len(_WORD.findall(text, 0, start)) >= LEAD_WORDS
+    ):
+        return None
+    return start, end
+
+
 def ruling_matches(glossary: Glossary, ruling: dict) -> list:
     """What the align stage stores in ``ruling_concepts`` for a ``rulings`` row: the glossary's
-    matches in its text (its language's terms and English ones) outside its card's name."""
-    text = ruling["text"]
-    return outside(glossary.find(text, ruling["lang"], also=("en",)), text, _card_of(ruling))
+    matches in its text (its language's terms and English ones) outside its card's name, and
+    the name as :data:`LEAD` if the ruling leads with it."""
+    text, card = ruling["text"], _card_of(ruling)
+    found = list(outside(glossary.find(text, ruling["lang"], also=("en",)), text, card))
+    lead = leads(text, card, ruling["lang"])
+    if lead:
+        found.append(Match(LEAD, *lead, text[lead[0] : lead[1]], ruling["lang"]))
+    return found
 
 
 def _card_of(ruling: dict) -> str:
