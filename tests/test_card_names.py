@@ -33,6 +33,13 @@ def test_other_words_and_a_dungeons_own_name_are_not_the_name():
     assert found("Dungeon Mapper and the dungeon map", "Dungeon Map") == []
     assert found("Tomb of Annihilation's last room", "Tomb of Annihilation") == []
     assert found("Undercity's first room", "Undercity") == []
+    # The helper cards named as a designation are it: their general rulings lead with no card.
+    assert found("Die Initiative ist eine Bezeichnung.", "Die Initiative") == []
+    assert found("Der Monarch zieht eine Karte.", "Der Monarch") == []
+    assert names.leads("Der Monarch zieht eine Karte.", "Der Monarch", "de") is None
+    assert found("Prendre l'initiative vous fait", "Prendre l'initiative") == [
+        "Prendre l'initiative"
+    ]
 
 
 def test_matches_within_the_name_are_dropped_and_no_others():

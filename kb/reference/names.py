@@ -13,8 +13,9 @@ split card, capitalized as the name is (French "prendre l'initiative" in a sente
 designation, "Prendre l'initiative" the card), and inflected as Russian or German inflect it
 ("Карты подземелья" for "Карта подземелья", "Призраками" for "Призраки", "Verliesgeists"):
 each word of five letters or more may end in up to four other letters than its last two. A
-card whose name is a dungeon's (Undercity, Tomb of Annihilation) is that dungeon, and its
-name stays what the ruling is about.
+card whose name is a dungeon's (Undercity, Tomb of Annihilation) is that dungeon, and one
+named as a designation (the helper cards "The Initiative", "The Monarch") is that
+designation: its name stays what the ruling is about.
 
 A ruling that *leads* with its card (:func:`leads`: the name among the first words of its first
 sentence, which opens with no "if", "when" or "as") is about that card: "Throne Warden's
@@ -131,7 +132,7 @@ def _forms(card: str) -> tuple[tuple[str, ...], ...]:
     """The words of each form the card's name takes in its rulings (none for a dungeon's)."""
     dungeons = {name.casefold() for name in patterns.names("<dungeon>")}
     halves = [half.strip() for half in card.split("//") if half.strip()]
-    if any(half.casefold() in dungeons for half in halves):
+    if any(half.casefold() in dungeons or _is_a_term(half) for half in halves):
         return ()
     forms: set[str] = set()
     for half in halves:
@@ -141,6 +142,29 @@ def _forms(card: str) -> tuple[tuple[str, ...], ...]:
             forms.add(short)
     words = (tuple(_WORD.findall(form)) for form in sorted(forms, key=len, reverse=True))
     return tuple(w for w in words if w)
+
+
+def _is_a_term(name: str) -> bool:
+    """Whether the name is a designation's glossary term, with or without an article before
+    it: the helper cards "The Initiative" and "The Monarch" (German "Die Initiative") are the
+    designation, as a card named as a dungeon is that dungeon. ("Prendre l'initiative", Seize
+    the Initiative, is a card that makes a player take it.)"""
+    words = _WORD.findall(name.casefold())
+    terms = _terms()
+    return " ".join(words) in terms or (len(words) > 1 and " ".join(words[1:]) in terms)
+
+
+@lru_cache(maxsize=1)
+def _terms() -> frozenset[str]:
+    from kb.reference.glossary import load
+
+    return frozenset(
+        " ".join(_WORD.findall(term.casefold()))
+        for concept in load().concepts
+        if concept.contrast or concept.designation
+        for terms in concept.terms.values()
+        for term in terms
+    )
 
 
 @lru_cache(maxsize=65536)
