@@ -138,9 +138,7 @@ def fate_phrase(fate: Fate, votes: Mapping[str, float], table: EvidenceTable) ->
         return f"linked: {depth} (covers {link.score:.2f})"
     if fate.kind == "restated":
         return f"linked: {by} says the same from another side (hint)"
-    if fate.kind == "untracked":
-        return "not linked: the group is " + why_unlinked(votes, table=table)
-    if fate.kind == "own_card":
+    if fate.kind in ("untracked", "own_card"):
         return "not linked: the group is " + why_unlinked(votes, table=table)
     if fate.kind == "refused" and fate.gate:
         return f"refused: it {gate_phrase(fate.gate)}"
