@@ -41,7 +41,7 @@ import re
 from functools import lru_cache
 
 from kb.reference import patterns
-from kb.reference.glossary import Glossary, Match
+from kb.reference.glossary import Glossary, Match, load
 
 #: Words this long may change their ending (cases, the German genitive's -s adds one letter).
 STEM = 5
@@ -95,8 +95,8 @@ def leads(text: str, card: str, lang: str) -> tuple[int, int] | None:
     starts within :data:`LEAD_WORDS` words of a first sentence that opens with none of the
     language's :data:`OPENINGS`; else None."""
     openings = _OPENINGS.get(lang)
-    named = spans(text, card) if openings is not None else []
-    if not named or openings is None:
+    named = spans(text, card) if openings else []
+    if not openings or not named:
         return None
     start, end = named[0]
     first = _WORD.search(text)
@@ -156,8 +156,6 @@ def _is_a_term(name: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _terms() -> frozenset[str]:
-    from kb.reference.glossary import load
-
     return frozenset(
         " ".join(_WORD.findall(term.casefold()))
         for concept in load().concepts
