@@ -4,6 +4,7 @@ registry entry and its description."""
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import json
 import shutil
@@ -20,6 +21,7 @@ from kb import align, link
 from kb.core import registry
 from kb.errors import KbError
 from kb.link import evidence
+from kb.link.gates import gate
 from kb.reference.glossary import load as load_glossary
 
 
@@ -179,3 +181,24 @@ def test_adding_a_rule_is_its_registry_entry_and_its_description(tmp_path, monke
     (row,) = db["group_rules"].rows
     assert row["number_then"] == new["number"]
     assert set(json.loads(row["evidence"])["concepts"]) >= {"combat_damage", "leave_game"}
+
+
+def test_a_kind_of_a_family_topic_opens_its_gate_and_adds_no_evidence():
+    """A room ability is a triggered ability (309.4c): a ruling on one that has no legal target
+    is 603.3d's, though it never says "triggered ability"; naming the kind weighs nothing for
+    the rules that name the topic (``implies`` would draw 309.6 to a venture from the last room)."""
+    found = {"room_ability", "no_legal_target", "target", "stack"}
+    fates = {fate.rule: fate for fate in kb.link.scoring.decide(sorted(found))}
+    assert fates["603.3d"].linked
+    assert "triggered_ability" not in fates["603.3d"].link.concepts
+    table = link.evidence_table()
+    plain = dataclasses.replace(
+        table,
+        families=tuple(dataclasses.replace(f, kinds=frozenset()) for f in table.families),
+    )
+    assert gate("603.3d", found, plain) == {
+        "kind": "family",
+        "concepts": ["triggered_ability"],
+        "family": "triggered abilities",
+    }
+    assert gate("603.3d", found, table) is None

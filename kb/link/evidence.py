@@ -52,11 +52,14 @@ class Family:
     mention one of them (by at least half of its languages) to link any rule of the family;
     those every rule of the family names count as the family's subject, not as a rule's own
     evidence (every rule of the initiative names the initiative: naming it tells which family,
-    never which rule)."""
+    never which rule). ``kinds``: concepts that are kinds of the topic (a room ability is a
+    triggered ability, 309.4c): a group naming one passes the family's gate, though it adds
+    nothing to the score of the rules that name the topic, as ``implies`` would."""
 
     name: str
     prefixes: tuple[str, ...]
     topic: frozenset[str]
+    kinds: frozenset[str] = frozenset()
 
     def holds(self, rule: str) -> bool:
         return any(
@@ -268,6 +271,7 @@ def read_hints(
             str(f["name"]),
             tuple(str(p) for p in f["rules"]),
             concepts(f.get("topic"), f"family {f['name']}"),
+            concepts(f.get("kinds"), f"family {f['name']}"),
         )
         for f in data.get("families") or ()
     )

@@ -14,7 +14,8 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`; steps 0 and 1 are
    group whose languages mostly lead with the ruling's own card (``own_card``,
    :func:`kb.reference.names.leads`): it is about that card's own effect.
 1. **Gates.** The group must mention one concept of the rule's family topic that the rule
-   names (any of the topic when it names none); every contrast concept the rule names (the
+   names (any of the topic when it names none), or a kind of it the family lists (a room
+   ability is a triggered ability); every contrast concept the rule names (the
    monarch, the initiative); whatever the rule's hint requires; and nothing its hint
    excludes. A gate that fails is a refusal, with its reason.
 2. **Strength**: the weights of the rule's own concepts (its evidence less its family's
