@@ -192,6 +192,17 @@ def test_a_ruling_leads_with_its_card_when_the_name_opens_its_first_sentence():
         )
         is None
     )
+    # "If" said in several words; a card whose name starts as an opening does ("Once Upon a
+    # Time"), for only the words before the name can open a situation.
+    for text, card, lang in [
+        ("In the case where Throne Warden is tapped, ...", "Throne Warden", "en"),
+        ("Nel caso in cui la Sentinella attacchi, ...", "Sentinella", "it"),
+        ("Dans le cas où la Sentinelle attaque, ...", "Sentinelle", "fr"),
+        ("En caso de que el Centinela ataque, ...", "Centinela", "es"),
+        ("В случае, если Часовой Ворот атакует, ...", "Часовой Ворот", "ru"),
+    ]:
+        assert lead(text, card, lang) is None, text
+    assert lead("Once Upon a Time's ability looks at five cards.", "Once Upon a Time")
     # Too far in, or in a later sentence; a dungeon's own name; a language without openings.
     assert lead("You become the monarch, and then the Throne Warden ...", "Throne Warden") is None
     assert lead("You're the monarch. Throne Warden's ability checks it.", "Throne Warden") is None

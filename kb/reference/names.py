@@ -51,18 +51,27 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 LEAD = "own_card"
 #: A ruling leads with its card when the name starts within this many words of its start.
 LEAD_WORDS = 5
-#: Words that open a subordinate clause ("If Dungeon Map leaves ..."): a ruling opening with
-#: one sets a situation, whatever card it names. A language without a list never leads.
+#: Words that open a subordinate clause ("If Dungeon Map leaves ..."), and phrases that say
+#: "if" in several words ("In the case where ..."), comma-separated: a ruling opening with one
+#: sets a situation, whatever card it names. A language without a list never leads.
 OPENINGS = {
-    "en": "if when whenever as after while because since once although though even unless "
-    "until before whether",
-    "ru": "если когда пока поскольку после хотя даже так раз прежде ли",
-    "it": "se quando mentre dopo poiché anche sebbene finché prima perché ogniqualvolta",
-    "fr": "si lorsque lorsqu quand tant après comme puisque même bien dès avant chaque",
-    "de": "falls wenn während nachdem sobald da weil solange obwohl auch bevor ob immer",
-    "es": "si cuando mientras después como ya aunque incluso antes siempre",
+    "en": "if, when, whenever, as, after, while, because, since, once, although, though, even, "
+    "unless, until, before, whether, in case, in the case, in the event",
+    "ru": "если, когда, пока, поскольку, после, хотя, даже, так, раз, прежде, ли, в случае, "
+    "в том случае",
+    "it": "se, quando, mentre, dopo, poiché, anche, sebbene, finché, prima, perché, ogniqualvolta, "
+    "nel caso, in caso",
+    "fr": "si, lorsque, lorsqu, quand, tant, après, comme, puisque, même, bien, dès, avant, "
+    "chaque, dans le cas, au cas, en cas",
+    "de": "falls, wenn, während, nachdem, sobald, da, weil, solange, obwohl, auch, bevor, ob, "
+    "immer, im fall, für den fall",
+    "es": "si, cuando, mientras, después, como, ya, aunque, incluso, antes, siempre, en caso, "
+    "en el caso",
 }
-_OPENINGS = {lang: frozenset(words.split()) for lang, words in OPENINGS.items()}
+_OPENINGS = {
+    lang: tuple(tuple(phrase.split()) for phrase in words.split(","))
+    for lang, words in OPENINGS.items()
+}
 _SENTENCE_END = re.compile(r"[.!?;:](\s|$)")
 
 
@@ -99,10 +108,10 @@ def leads(text: str, card: str, lang: str) -> tuple[int, int] | None:
     if not openings or not named:
         return None
     start, end = named[0]
-    first = _WORD.search(text)
+    head = [word.casefold() for word in _WORD.findall(text, 0, start)]
     ends = _SENTENCE_END.search(text)
     if (
-        (first is None or first.group().casefold() in openings)
+        any(tuple(head[: len(phrase)]) == phrase for phrase in openings)
         or (ends is not None and ends.start() < start)
         or len(_WORD.findall(text, 0, start)) >= LEAD_WORDS
     ):
