@@ -202,3 +202,13 @@ def test_a_kind_of_a_family_topic_opens_its_gate_and_adds_no_evidence():
         "family": "triggered abilities",
     }
     assert gate("603.3d", found, table) is None
+
+
+def test_control_alone_is_not_a_trigger_kept_off_the_stack():
+    """800.4d is a triggered ability a departed player would control, not put on the stack: a
+    ruling in which the new monarch gains control of a creature as the old one leaves is
+    725.4's alone (an official ruling of Fealty to the Realm)."""
+    leaving = ["monarch", "become_monarch", "leave_game", "active_player", "turn_order"]
+    assert [l.rule for l in link.rules_for(leaving + ["control"])] == ["725.4"]
+    trigger = ["initiative", "take_initiative", "leave_game", "control", "triggered_ability"]
+    assert "800.4d" in [l.rule for l in link.rules_for(trigger + ["stack", "lose_game"])]
