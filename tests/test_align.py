@@ -359,6 +359,10 @@ def test_the_largest_twin_keeps_the_plain_id():
     assert ids == ["726.4-f90a33", f"726.4-f90a33-{'a' * 12}"]
     ties = align.twin_ids("726.4-f90a33", ["b" * 12, "a" * 12], [5, 5])
     assert ties == [f"726.4-f90a33-{'b' * 12}", "726.4-f90a33"]
+    # A gone group's base that no group has any more (its texts came to link otherwise, with
+    # the same signature: the id names what the links say) names none, in an incremental
+    # build as in a full one.
+    assert align.twin_ids("726.4-f90a33", [], []) == []
 
 
 def test_a_units_score_does_not_depend_on_how_its_concept_set_was_built():

@@ -118,6 +118,8 @@ def test_a_ruling_leading_with_its_card_is_about_the_card_and_the_site_says_so(t
         assert linked == ([] if name == "leading" else ["725.2"])
     (reason,) = link.unlinked(db)
     assert reason["why"] == {"kind": "own_card"} and reason["concepts"]["own_card"] == 1.0
+    # The group's id names what its links say: no rule (the signature alone names 725.2).
+    assert reason["id"].startswith("unlinked-")
     assert lines == [
         f"link: {reason['id']}: no rule (about its card's own effect: its texts lead "
         "with the card's name)"

@@ -10,8 +10,9 @@ from kb.align.scoring import (
     candidate_pairs,
     score_pairs,
 )
-from kb.align.units import Aligned, Unit, fingerprint, signature
+from kb.align.units import Aligned, Unit, fingerprint, link_votes, signature
 from kb.core.rule_history import rule_key
+from kb.reference.glossary import load as load_glossary
 
 
 def components(n: int, scores: dict[int, dict[int, float]]) -> list[list[int]]:
@@ -122,36 +123,45 @@ def link_component(units, component, scores, rank) -> list[list[int]]:
     return [members[a] for a in range(n) if alive[a]]
 
 
-def make_groups(clusters: list[list[Unit]]) -> list[Aligned]:
-    """Groups of these clusters of units, with their ids."""
+def make_groups(
+    clusters: list[list[Unit]], stored: dict[str, list[dict]] | None = None
+) -> list[Aligned]:
+    """Groups of these clusters of units, with their ids (``stored``: the first copies of the
+    texts of units read back from the store, :func:`kb.align.units.link_votes`)."""
     groups = []
     for members in clusters:
         members = sorted(members, key=lambda u: u.sort_key)
         sig = signature(members)
         groups.append(Aligned(members, sig, fingerprint(sig)))
-    assign_ids(groups)
+    assign_ids(groups, stored)
     return groups
 
 
-def group_base(sig: tuple[str, ...], rules_of: dict | None = None) -> str:
-    """``<primary rule or 'unlinked'>-<fingerprint>`` of a signature."""
+def group_base(
+    sig: tuple[str, ...], rules_of: dict | None = None, votes: dict[str, float] | None = None
+) -> str:
+    """``<primary rule or 'unlinked'>-<fingerprint>`` of a signature: the rule the linker puts
+    first for the group's ``votes`` (:func:`kb.align.units.link_votes`), else for ``sig``."""
     from kb import (
         link,  # link knows the rules; align only asks for a group's primary rule
     )
 
     rules_of = {} if rules_of is None else rules_of  # thousands of groups share a signature
-    if sig not in rules_of:
-        rules_of[sig] = link.rules_for(sig)
-    rules = rules_of[sig]
+    key = sig if votes is None else tuple(votes.items())
+    if key not in rules_of:
+        rules_of[key] = link.rules_for(sig if votes is None else votes)
+    rules = rules_of[key]
     return f"{rules[0].rule if rules else 'unlinked'}-{fingerprint(sig)}"
 
 
-def assign_ids(groups: list[Aligned]) -> None:
+def assign_ids(groups: list[Aligned], stored: dict[str, list[dict]] | None = None) -> None:
     """Ids ``<primary rule or 'unlinked'>-<fingerprint>``; see :func:`twin_ids`."""
+    glossary = load_glossary()
     rules_of: dict = {}
     by_base: dict[str, list[Aligned]] = {}
     for group in groups:
-        by_base.setdefault(group_base(group.signature, rules_of), []).append(group)
+        votes = link_votes(group.units, glossary, stored)
+        by_base.setdefault(group_base(group.signature, rules_of, votes), []).append(group)
     for base, twins in by_base.items():
         ids = twin_ids(
             base,
@@ -170,8 +180,11 @@ def twin_ids(base: str, first_keys: list[str], sizes: list[int] | None = None) -
     unit key>``: a group's id depends on its own content, not on how many twins sort before
     it, so adding or removing a card renames no other group. The largest, because a ruling
     printed on 2,000 cards and edited on one must keep its id (and its page's address on
-    10,000 card pages), not give it to the edited copy.
+    10,000 card pages), not give it to the edited copy. A base no group has any more (a gone
+    group's texts now link otherwise, with the same signature) names none.
     """
+    if not first_keys:
+        return []
     sizes = sizes or [0] * len(first_keys)
     first = min(zip(first_keys, sizes), key=lambda pair: (-pair[1], pair[0]))[0]
     return [base if key == first else f"{base}-{key}" for key in first_keys]

@@ -83,7 +83,8 @@ def regroup(
         )
 
         # 4. Groups: new ones from the re-clustered units; twins of new and gone groups renamed.
-        new_groups = clustering.make_groups(clusters)
+        bare = [key for key in members if not index.cache[key].rulings]
+        new_groups = clustering.make_groups(clusters, _first_copies(db, bare))
         gone_signatures = [
             set(json.loads(sig))
             for (sig,) in align_state.query(
@@ -162,6 +163,22 @@ def _recluster(index: align_state.Index, keys: list[str], partners: dict[str, se
         [[units[i] for i in c] for c in sorted(clusters)],
         [[keys[i] for i in comp] for comp in found],
     )
+
+
+def _first_copies(db, keys: list[str]) -> dict[str, list[dict]]:
+    """{unit key: the first copy (by id) of each of its texts} of units read back from the
+    store, as the link stage reads a group's texts."""
+    firsts = align_state.query(
+        db,
+        "SELECT u.unit, MIN(r.id) FROM unit_rulings u JOIN rulings r ON r.id = u.ruling_id "
+        "WHERE u.unit IN {} GROUP BY u.unit, r.text",
+        keys,
+    )
+    rows = {r["id"]: r for r in store.rulings(db, ids=[rid for _, rid in firsts])}
+    out: dict[str, list[dict]] = {}
+    for unit, ruling_id in firsts:
+        out.setdefault(unit, []).append(rows[ruling_id])
+    return out
 
 
 def group_base(group_id: str) -> str:

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from kb.corpus.languages import is_source, lang_order
+from kb.reference import names
 from kb.reference.glossary import Glossary
 
 _SENTENCE_END = re.compile(r"[.!?…]+[»”“\"')\]]*(?=\s|$)")
@@ -186,6 +187,30 @@ def signature(units: list[Unit]) -> tuple[str, ...]:
             counts[concept] = counts.get(concept, 0) + 1
     need = len(per_lang) / 2
     return tuple(sorted(c for c, k in counts.items() if k >= need))
+
+
+def link_votes(
+    units: list[Unit], glossary: Glossary, stored: dict[str, list[dict]] | None = None
+) -> dict[str, float]:
+    """{concept: share of the group's languages naming it} as the link stage counts them
+    (:func:`kb.link.stage.group_votes`): the first copy of each text, its concepts outside its
+    card's name and the card's name when it leads (:func:`kb.reference.names.ruling_matches`).
+    A group's id names the rule these give first, so the id says what the links say. A unit
+    read back from the store has no rulings: ``stored`` gives its first copies."""
+    firsts: dict[tuple[str, str], dict] = {}
+    for unit in units:
+        for ruling in unit.rulings or (stored or {}).get(unit.key, []):
+            key = (unit.lang, ruling["text"])
+            if key not in firsts or ruling["id"] < firsts[key]["id"]:
+                firsts[key] = ruling
+    per_lang: dict[str, set[str]] = {unit.lang: set() for unit in units}
+    for (lang, _), ruling in firsts.items():
+        per_lang[lang].update(m.concept for m in names.ruling_matches(glossary, ruling))
+    counts: dict[str, int] = {}
+    for concepts in per_lang.values():
+        for concept in concepts:
+            counts[concept] = counts.get(concept, 0) + 1
+    return {c: round(k / len(per_lang), 4) for c, k in sorted(counts.items())}
 
 
 def source_lang(units: list[Unit]) -> str | None:
