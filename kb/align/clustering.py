@@ -137,19 +137,17 @@ def make_groups(
     return groups
 
 
-def group_base(
-    sig: tuple[str, ...], rules_of: dict | None = None, votes: dict[str, float] | None = None
-) -> str:
+def group_base(sig: tuple[str, ...], votes: dict[str, float], rules_of: dict | None = None) -> str:
     """``<primary rule or 'unlinked'>-<fingerprint>`` of a signature: the rule the linker puts
-    first for the group's ``votes`` (:func:`kb.align.units.link_votes`), else for ``sig``."""
+    first for the group's ``votes`` (:func:`kb.align.units.link_votes`)."""
     from kb import (
         link,  # link knows the rules; align only asks for a group's primary rule
     )
 
-    rules_of = {} if rules_of is None else rules_of  # thousands of groups share a signature
-    key = sig if votes is None else tuple(votes.items())
+    rules_of = {} if rules_of is None else rules_of  # thousands of groups vote alike
+    key = tuple(votes.items())
     if key not in rules_of:
-        rules_of[key] = link.rules_for(sig if votes is None else votes)
+        rules_of[key] = link.rules_for(votes)
     rules = rules_of[key]
     return f"{rules[0].rule if rules else 'unlinked'}-{fingerprint(sig)}"
 
@@ -161,7 +159,7 @@ def assign_ids(groups: list[Aligned], stored: dict[str, list[dict]] | None = Non
     by_base: dict[str, list[Aligned]] = {}
     for group in groups:
         votes = link_votes(group.units, glossary, stored)
-        by_base.setdefault(group_base(group.signature, rules_of, votes), []).append(group)
+        by_base.setdefault(group_base(group.signature, votes, rules_of), []).append(group)
     for base, twins in by_base.items():
         ids = twin_ids(
             base,
