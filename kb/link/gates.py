@@ -39,12 +39,9 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
     # the initiative that ventures into Undercity (the dungeons' topic too) is not about it.
     if family:
         topic = family.topic & table.rules[rule].concepts or family.topic
-        if topic and not (topic | family.kinds) & mentioned:
-            return {
-                "kind": "family",
-                "concepts": sorted(topic | family.kinds),
-                "family": family.name,
-            }
+        opening = topic | family.kinds
+        if topic and not opening & mentioned:
+            return {"kind": "family", "concepts": sorted(opening), "family": family.name}
     missing = table.contrast_of(rule) - mentioned
     if missing:
         return {"kind": "designation", "concepts": sorted(missing)}

@@ -113,7 +113,7 @@ def leads(text: str, card: str, lang: str) -> tuple[int, int] | None:
     if (
         any(tuple(head[: len(phrase)]) == phrase for phrase in openings)
         or (ends is not None and ends.start() < start)
-        or len(_WORD.findall(text, 0, start)) >= LEAD_WORDS
+        or len(head) >= LEAD_WORDS
     ):
         return None
     return start, end
