@@ -1,0 +1,141 @@
+"""Where the linker loses, rule by rule: a reading of ``link_sets.py --json`` runs.
+
+``benchmarks/link_sets.py`` says how well the linker does on the evaluation sets; this says
+where it does badly and which step of the linker decided it. For each rule, over the rulings
+of the dev sets in the files given:
+
+- links, right (the set's rules give it), wrong, and wrong against either reader (neither the
+  set's rules nor its second reading give it, where there is one: the links no reader would
+  give, the first to look at);
+- the wrong links by how they were made (``restates``: the group names most of what the rule
+  names; ``touches``: part of it; ``restated``: brought in beside the rule that says the same
+  from another side);
+- missed (the set's rules give it, the linker does not), by the fate the link stage gave the
+  rule (``kb links --group``): refused by a gate or a hint, dominated by a rule that explains
+  more, ``generic`` (none of its distinctive concepts named), ``own_card`` (the group is about
+  its card's own effect), ..., or ``unnamed`` when the group names none of its concepts.
+
+``--rule R`` lists the rulings behind one rule's figures: each wrong or missed link, the
+ruling's text and the linker's reason. Held-out sets are counted only with
+``--show-held-out`` (their figures per rule are a guide to their misses, which are not to be
+read). It prints figures and never asserts (``--help``).
+
+Usage: ``python benchmarks/link_sets.py SETS --json RUN.json`` then
+``python benchmarks/link_errors.py RUN.json [--rule 701.49b]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+#: The columns of the table, in order.
+COLUMNS = ("links", "right", "wrong", "neither", "missed")
+
+
+def how(fate: dict) -> str:
+    """How a linked rule was linked: ``restates``, ``touches`` or ``restated`` (``also``)."""
+    if fate["fate"] == "restated":
+        return "restated"
+    return "touches" if fate["why"].startswith("linked: touches") else "restates"
+
+
+def tally(rows: list[dict], show_held_out: bool = False) -> dict[str, dict[str, Counter]]:
+    """{rule: {"counts": Counter(COLUMNS), "wrong_how": Counter, "missed_by": Counter}} over
+    ``rows`` (link_sets.py's ``--json`` rulings), held-out rulings only if ``show_held_out``."""
+    out: dict[str, dict[str, Counter]] = defaultdict(
+        lambda: {"counts": Counter(), "wrong_how": Counter(), "missed_by": Counter()}
+    )
+    for row in rows:
+        if row["pool"] == "held-out" and not show_held_out:
+            continue
+        want, linked = set(row["rules"]), set(row["linked"])
+        either = want | set(row.get("second") or ())
+        fates = {f["rule"]: f for f in row.get("fates", [])}
+        for rule in linked:
+            mine = out[rule]
+            mine["counts"]["links"] += 1
+            if rule in want:
+                mine["counts"]["right"] += 1
+                continue
+            mine["counts"]["wrong"] += 1
+            mine["counts"]["neither"] += rule not in either
+            mine["wrong_how"][how(fates[rule]) if rule in fates else "?"] += 1
+        for rule in want - linked:
+            out[rule]["counts"]["missed"] += 1
+            out[rule]["missed_by"][fates[rule]["fate"] if rule in fates else "unnamed"] += 1
+    return dict(out)
+
+
+def table(figures: dict[str, dict[str, Counter]]) -> list[str]:
+    """The per-rule lines, the rules with most wrong and missed links first."""
+    lines = [f"  {'rule':<8}" + "".join(f"{c:>8}" for c in COLUMNS) + "   wrong by / missed by"]
+    order = sorted(
+        figures.items(),
+        key=lambda item: (-(item[1]["counts"]["wrong"] + item[1]["counts"]["missed"]), item[0]),
+    )
+    for rule, mine in order:
+        counts = mine["counts"]
+        detail = " / ".join(
+            ", ".join(f"{k} {v}" for k, v in part.most_common()) or "-"
+            for part in (mine["wrong_how"], mine["missed_by"])
+        )
+        lines.append(f"  {rule:<8}" + "".join(f"{counts[c]:>8}" for c in COLUMNS) + f"   {detail}")
+    total = Counter()
+    for mine in figures.values():
+        total.update(mine["counts"])
+    lines.append(f"  {'all':<8}" + "".join(f"{total[c]:>8}" for c in COLUMNS))
+    return lines
+
+
+def behind(rows: list[dict], rule: str, show_held_out: bool = False) -> list[str]:
+    """Each ruling where ``rule`` is wrong or missed, with the linker's reason for it."""
+    lines = []
+    for row in rows:
+        if row["pool"] == "held-out" and not show_held_out:
+            continue
+        want, linked = set(row["rules"]), set(row["linked"])
+        if (rule in linked) == (rule in want):
+            continue
+        fate = next((f for f in row.get("fates", []) if f["rule"] == rule), None)
+        kind = "wrong" if rule in linked else "missed"
+        second = row.get("second")
+        lines.append(
+            f"  {row['set']}#{row['position']} {kind}: expected {row['rules']}"
+            + (f", second reader {second}" if second is not None else "")
+            + f", linked {row['linked']}\n    {row['text']}\n    "
+            + (f"{fate['why']} (score {fate['score']})" if fate else "names none of its concepts")
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="Write the runs with: python benchmarks/link_sets.py SETS --json RUN.json",
+    )
+    parser.add_argument("runs", nargs="+", type=Path, help="link_sets.py --json files")
+    parser.add_argument("--rule", help="list the rulings where this rule is wrong or missed")
+    parser.add_argument(
+        "--show-held-out",
+        action="store_true",
+        help="count held-out sets too (by default only dev sets: a held-out set's misses, "
+        "even per rule, are not to be read)",
+    )
+    args = parser.parse_args(argv)
+    rows = [row for run in args.runs for row in json.loads(run.read_text("utf-8"))["rulings"]]
+    pools = "dev and held-out" if args.show_held_out else "dev"
+    if args.rule:
+        lines = behind(rows, args.rule, args.show_held_out)
+        print(f"{args.rule}: {len(lines)} wrong or missed on the {pools} sets")
+    else:
+        lines = table(tally(rows, args.show_held_out))
+        print(f"links per rule on the {pools} sets (neither: wrong against either reader)")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

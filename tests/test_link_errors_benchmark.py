@@ -1,0 +1,96 @@
+"""benchmarks/link_errors.py: the linker's wrong and missed links per rule, read from
+link_sets.py's --json rows, each put down to the step that decided it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import link_errors  # noqa: E402
+
+
+def fate(rule: str, kind: str, why: str, score: float = 0.5) -> dict:
+    return {"rule": rule, "fate": kind, "by": None, "score": score, "why": why}
+
+
+ROWS = [
+    {  # 309.7 right; 309.6 wrong (the second reader gives it); 704.5t wrong for both readers
+        "set": "a-dev",
+        "position": 1,
+        "pool": "dev",
+        "text": "You complete a dungeon as it leaves.",
+        "rules": ["309.7"],
+        "second": ["309.6", "309.7"],
+        "linked": ["309.6", "309.7", "704.5t"],
+        "fates": [
+            fate("309.7", "linked", "linked: restates it (covers 0.90)"),
+            fate("309.6", "linked", "linked: touches it (covers 0.40)"),
+            fate("704.5t", "restated", "linked: 309.6 says the same from another side"),
+        ],
+    },
+    {  # 309.4a missed, dominated; 701.49b missed, its group names none of its concepts
+        "set": "a-dev",
+        "position": 2,
+        "pool": "dev",
+        "text": "Starting a dungeon puts your marker on its topmost room.",
+        "rules": ["309.4a", "701.49a", "701.49b"],
+        "second": None,
+        "linked": ["701.49a"],
+        "fates": [
+            fate("701.49a", "linked", "linked: restates it (covers 1.00)"),
+            fate("309.4a", "dominated", "not linked: 701.49a explains all it explains and more"),
+        ],
+    },
+    {  # a held-out ruling: counted only when asked
+        "set": "c-held-out",
+        "position": 1,
+        "pool": "held-out",
+        "text": "Hidden.",
+        "rules": ["725.2"],
+        "second": None,
+        "linked": [],
+        "fates": [fate("725.2", "refused", "refused: it needs combat_damage (hint)")],
+    },
+]
+
+
+def test_tally_counts_each_rule_and_puts_each_loss_down_to_its_step():
+    figures = link_errors.tally(ROWS)
+    assert dict(figures["309.7"]["counts"]) == {"links": 1, "right": 1}
+    assert dict(figures["309.6"]["counts"]) == {"links": 1, "wrong": 1, "neither": 0}
+    assert dict(figures["309.6"]["wrong_how"]) == {"touches": 1}
+    assert dict(figures["704.5t"]["counts"]) == {"links": 1, "wrong": 1, "neither": 1}
+    assert dict(figures["704.5t"]["wrong_how"]) == {"restated": 1}
+    assert dict(figures["309.4a"]["missed_by"]) == {"dominated": 1}
+    assert dict(figures["701.49b"]["missed_by"]) == {"unnamed": 1}
+    assert "725.2" not in figures  # held out
+
+
+def test_held_out_rulings_count_only_when_asked():
+    figures = link_errors.tally(ROWS, show_held_out=True)
+    assert dict(figures["725.2"]["missed_by"]) == {"refused": 1}
+    assert link_errors.behind(ROWS, "725.2") == []
+    assert "refused: it needs combat_damage" in link_errors.behind(ROWS, "725.2", True)[0]
+
+
+def test_table_puts_the_worst_rules_first_and_totals_them():
+    lines = link_errors.table(link_errors.tally(ROWS))
+    rules = [line.split()[0] for line in lines[1:-1]]
+    # 309.4a, 309.6, 701.49b and 704.5t lose one link each; 309.7 and 701.49a none
+    assert rules == ["309.4a", "309.6", "701.49b", "704.5t", "309.7", "701.49a"]
+    assert lines[-1].split() == ["all", "4", "2", "2", "1", "2"]
+
+
+def test_behind_lists_the_rulings_with_the_linkers_reason(tmp_path, capsys):
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"pooled": {}, "rulings": ROWS}), "utf-8")
+    assert link_errors.main([str(run), "--rule", "309.4a"]) == 0
+    out = capsys.readouterr().out
+    assert "309.4a: 1 wrong or missed on the dev sets" in out
+    assert "a-dev#2 missed" in out
+    assert "701.49a explains all it explains and more" in out
+    assert link_errors.main([str(run)]) == 0
+    assert "neither" in capsys.readouterr().out
