@@ -181,12 +181,17 @@ def signature(units: list[Unit]) -> tuple[str, ...]:
     per_lang: dict[str, set[str]] = {}
     for unit in units:
         per_lang.setdefault(unit.lang, set()).update(unit.concepts)
+    need = len(per_lang) / 2
+    return tuple(sorted(c for c, k in naming(per_lang).items() if k >= need))
+
+
+def naming(per_lang: dict[str, set[str]]) -> dict[str, int]:
+    """{concept: how many of the languages name it}, from each language's concepts."""
     counts: dict[str, int] = {}
     for concepts in per_lang.values():
         for concept in concepts:
             counts[concept] = counts.get(concept, 0) + 1
-    need = len(per_lang) / 2
-    return tuple(sorted(c for c, k in counts.items() if k >= need))
+    return counts
 
 
 def link_votes(
@@ -206,11 +211,7 @@ def link_votes(
     per_lang: dict[str, set[str]] = {unit.lang: set() for unit in units}
     for (lang, _), ruling in firsts.items():
         per_lang[lang].update(m.concept for m in names.ruling_matches(glossary, ruling))
-    counts: dict[str, int] = {}
-    for concepts in per_lang.values():
-        for concept in concepts:
-            counts[concept] = counts.get(concept, 0) + 1
-    return {c: round(k / len(per_lang), 4) for c, k in sorted(counts.items())}
+    return {c: round(k / len(per_lang), 4) for c, k in sorted(naming(per_lang).items())}
 
 
 def source_lang(units: list[Unit]) -> str | None:
