@@ -212,3 +212,21 @@ def test_control_alone_is_not_a_trigger_kept_off_the_stack():
     assert [l.rule for l in link.rules_for(leaving + ["control"])] == ["725.4"]
     trigger = ["initiative", "take_initiative", "leave_game", "control", "triggered_ability"]
     assert "800.4d" in [l.rule for l in link.rules_for(trigger + ["stack", "lose_game"])]
+
+
+def test_an_exclusion_yields_where_the_group_names_the_rules_own_steps():
+    """A plain venture set against a venture into Undercity is Undercity's dungeon type's
+    (205.3p): 701.49d is excluded. A ruling that also walks through the venture into
+    Undercity's own steps (Undercity into the command zone, the marker on its topmost room) is
+    701.49d's as well: the hint's ``unless`` lifts the exclusion."""
+    plain = ["venture_into_undercity", "venture", "undercity", "not_in_dungeon", "dungeon"]
+    plain += ["start_dungeon", "dungeon_type"]
+    steps = plain + ["command_zone", "first_room", "venture_marker"]
+    table = link.evidence_table()
+    assert [l.rule for l in link.rules_for(plain)] == ["205.3p"]
+    assert gate("701.49d", set(plain), table) == {"kind": "excludes", "concepts": ["venture"]}
+    assert [l.rule for l in link.rules_for(steps)] == ["205.3p", "701.49d"]
+    hints = dict(table.hints)
+    hints["701.49d"] = dataclasses.replace(hints["701.49d"], unless=frozenset())
+    strict = dataclasses.replace(table, hints=hints)
+    assert gate("701.49d", set(steps), strict) == {"kind": "excludes", "concepts": ["venture"]}

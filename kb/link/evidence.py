@@ -73,15 +73,17 @@ class Family:
 @dataclass(frozen=True)
 class Hint:
     """A rule's hand-written supplement: ``requires`` (each entry must be mentioned; an entry
-    is a set of concepts any one of which will do), ``excludes`` (none may be mentioned),
-    ``why`` (the reason, from the rule); ``also`` (a rule that says the same from another side:
-    a group linked to this rule that mentions one of ``when`` explains that one too)."""
+    is a set of concepts any one of which will do), ``excludes`` (none may be mentioned,
+    unless one of ``unless`` is: the rule's own steps), ``why`` (the reason, from the rule);
+    ``also`` (a rule that says the same from another side: a group linked to this rule that
+    mentions one of ``when`` explains that one too)."""
 
     requires: tuple[frozenset[str], ...] = ()
     excludes: frozenset[str] = frozenset()
     why: str = ""
     also: str = ""
     when: frozenset[str] = frozenset()
+    unless: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -285,6 +287,7 @@ def read_hints(
             str(h.get("why", "")),
             str(h.get("also", "")),
             concepts(h.get("when"), f"rule {rule}"),
+            concepts(h.get("unless"), f"rule {rule}"),
         )
         for rule, h in (data.get("rules") or {}).items()
     }

@@ -33,7 +33,8 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
     """Which gate refuses ``rule`` for a group mentioning ``mentioned``, or None: {kind,
     concepts, family}; kind is ``family`` (none of its topic: ``concepts``), ``designation``
     (it is about ``concepts``, which the group does not name), ``requires`` (its hint needs
-    one of ``concepts``) or ``excludes`` (its hint excludes ``concepts``)."""
+    one of ``concepts``) or ``excludes`` (its hint excludes ``concepts``, and the group names
+    none of the hint's ``unless``)."""
     family = table.family_of(rule)
     # The family's topic as this rule names it: 309.2c is about dungeon cards, so a ruling on
     # the initiative that ventures into Undercity (the dungeons' topic too) is not about it.
@@ -50,7 +51,7 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
         for need in hint.requires:
             if not need & mentioned:
                 return {"kind": "requires", "concepts": sorted(need)}
-        if hint.excludes & mentioned:
+        if hint.excludes & mentioned and not hint.unless & mentioned:
             return {"kind": "excludes", "concepts": sorted(hint.excludes & mentioned)}
     return None
 
