@@ -16,7 +16,10 @@ of the dev sets in the files given:
   its card's own effect), ..., or ``unnamed`` when the group names none of its concepts.
 
 ``--rule R`` lists the rulings behind one rule's figures: each wrong or missed link, the
-ruling's text and the linker's reason. Held-out sets are counted only with
+ruling's text and the linker's reason. ``--gaps SET.yaml ...`` reads sets instead of runs and
+lists each (ruling, language, concept) where every other language of the ruling names a
+concept and that language does not: most often a form the glossary lacks (link_sets.py
+prints only their count per language). Held-out sets are counted only with
 ``--show-held-out`` (their figures per rule are a guide to their misses, which are not to be
 read). It prints figures and never asserts (``--help``).
 
@@ -30,6 +33,10 @@ import argparse
 import json
 from collections import Counter, defaultdict
 from pathlib import Path
+
+import yaml
+
+from kb.reference.glossary import load as load_glossary
 
 #: The columns of the table, in order.
 COLUMNS = ("links", "right", "wrong", "neither", "missed")
@@ -111,13 +118,43 @@ def behind(rows: list[dict], rule: str, show_held_out: bool = False) -> list[str
     return lines
 
 
+def gaps(paths: list[Path], show_held_out: bool = False) -> list[str]:
+    """One line per (ruling, language, concept) that every other language of the ruling
+    names and this one does not, with that language's text: where to look for a missing
+    form first (a set's header says whether it is held out; those only if asked)."""
+    glossary, lines = load_glossary(), []
+    for path in paths:
+        if "held-out" in path.stem and not show_held_out:
+            continue
+        data = yaml.safe_load(path.read_text("utf-8"))
+        for position, ruling in enumerate(data["rulings"], start=1):
+            found = {
+                lang: set(glossary.concept_ids(text, lang))
+                for lang, text in ruling["texts"].items()
+            }
+            for lang, mine in found.items():
+                others = [theirs for other, theirs in found.items() if other != lang]
+                for concept in sorted(set.intersection(*others) - mine if others else ()):
+                    text = ruling["texts"][lang]
+                    lines.append(f"  {path.stem}#{position} {lang} lacks {concept}: {text}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         epilog="Write the runs with: python benchmarks/link_sets.py SETS --json RUN.json",
     )
-    parser.add_argument("runs", nargs="+", type=Path, help="link_sets.py --json files")
+    parser.add_argument(
+        "runs", nargs="+", type=Path, help="link_sets.py --json files (with --gaps: YAML sets)"
+    )
     parser.add_argument("--rule", help="list the rulings where this rule is wrong or missed")
+    parser.add_argument(
+        "--gaps",
+        action="store_true",
+        help="read YAML sets and list the concepts one language lacks where every other names "
+        "them (glossary gaps)",
+    )
     parser.add_argument(
         "--show-held-out",
         action="store_true",
@@ -125,6 +162,11 @@ def main(argv: list[str] | None = None) -> int:
         "even per rule, are not to be read)",
     )
     args = parser.parse_args(argv)
+    if args.gaps:
+        lines = gaps(args.runs, args.show_held_out)
+        print(f"{len(lines)} concepts a language lacks where every other names them")
+        print("\n".join(lines))
+        return 0
     rows = [row for run in args.runs for row in json.loads(run.read_text("utf-8"))["rulings"]]
     pools = "dev and held-out" if args.show_held_out else "dev"
     if args.rule:

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import link_errors  # noqa: E402
@@ -94,3 +96,23 @@ def test_behind_lists_the_rulings_with_the_linkers_reason(tmp_path, capsys):
     assert "701.49a explains all it explains and more" in out
     assert link_errors.main([str(run)]) == 0
     assert "neither" in capsys.readouterr().out
+
+
+def test_gaps_list_the_concept_one_language_lacks_and_skip_held_out_sets(tmp_path):
+    ruling = {
+        "rules": ["725.2"],
+        "texts": {
+            "en": "The monarch draws a card at the beginning of their end step.",
+            "fr": "Le monarque pioche une carte au début de son étape de fin.",
+            "de": "Der Monarch zieht zu Beginn seines Endsegments eine Karte.",
+            # "the monarch" left out, as a form the glossary lacked would leave it out
+            "es": "Roba una carta al comienzo de su paso final.",
+        },
+    }
+    data = {"cards": {"en": "Crown Keeper"}, "date": "2026-06-12", "rulings": [ruling]}
+    dev, held = tmp_path / "q-dev.yaml", tmp_path / "q-held-out.yaml"
+    for path in (dev, held):
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    lines = link_errors.gaps([dev, held])
+    assert [line.split(":")[0].strip() for line in lines] == ["q-dev#1 es lacks monarch"]
+    assert len(link_errors.gaps([dev, held], show_held_out=True)) == 2
