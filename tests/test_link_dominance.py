@@ -5,6 +5,7 @@ links are ordered most specific first."""
 
 from __future__ import annotations
 
+import kb.link.dominance
 from kb import link
 from kb.link import evidence, scoring
 
@@ -205,3 +206,16 @@ def test_a_dungeon_that_no_effect_can_exile_is_not_a_player_leaving_the_game():
     leaving = ["dungeon", "command_zone", "leave_game", "room_ability", "stack", "ability"]
     leaving += ["triggered_ability", "cease_to_exist"]
     assert "800.4a" in [l.rule for l in link.rules_for(leaving)]
+
+
+def test_the_cases_of_one_rule_do_not_outweigh_each_other(monkeypatch):
+    """A ruling that walks through the whole venture (not in a dungeon: start one; in any
+    other room: on to the next; in the last: complete it and start anew) restates each case of
+    701.49. The next room alone names 701.49b, but it gives way to no other case of its rule,
+    as a rule named by one word of its own gives way to one of its family named by several."""
+    walk = ["venture", "venture_marker", "dungeon", "room", "not_in_dungeon", "first_room"]
+    walk += ["choose_dungeon", "next_room", "move_on", "last_room", "complete_dungeon"]
+    assert {"701.49a", "701.49b", "701.49c"} <= {l.rule for l in link.rules_for(walk)}
+    monkeypatch.setattr(kb.link.dominance, "cases_of_one_rule", lambda first, second: False)
+    fates = {f.rule: f for f in scoring.decide(sorted(walk))}
+    assert (fates["701.49b"].kind, fates["701.49b"].by) == ("outweighed", "701.49a")

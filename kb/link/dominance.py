@@ -89,6 +89,15 @@ def dominates(other: RuleLink, link: RuleLink) -> bool:
     return not (mine - theirs) & set(link.distinctive) and other.score > link.score + 1e-6
 
 
+def cases_of_one_rule(first: str, second: str) -> bool:
+    """Whether two rules are subrules of one rule, its cases (701.49a and 701.49b).
+
+    >>> cases_of_one_rule("701.49a", "701.49b"), cases_of_one_rule("309.6", "309.7")
+    (True, False)
+    """
+    return first[-1].isalpha() and second[-1].isalpha() and first[:-1] == second[:-1]
+
+
 def gives_way(link: RuleLink, kept: list[RuleLink], table: EvidenceTable) -> tuple | None:
     """(``outweighed`` or ``overshadowed``, the rule of ``kept`` ``link`` gives way to) by
     step 5 of :mod:`kb.link.scoring`'s doc, or None: one of its family named by two
@@ -106,7 +115,13 @@ def gives_way(link: RuleLink, kept: list[RuleLink], table: EvidenceTable) -> tup
         if table.family_of(o.rule) == family and link.rule not in table.rules[o.rule].refers
     ]
     if thin:
-        over = [o for o in kin if len(o.distinctive) >= 2 and o.score > link.score + 1e-6]
+        over = [
+            o
+            for o in kin
+            if len(o.distinctive) >= 2
+            and o.score > link.score + 1e-6
+            and not (link.restates and cases_of_one_rule(o.rule, link.rule))
+        ]
         if over:
             return ("outweighed", over[0].rule)
     if link.score >= GLANCED:

@@ -51,7 +51,10 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`; steps 0 and 1 are
    or more and covers more of: "you draw only one card" in a ruling on the monarch's
    combat-damage trigger (725.2) does not make it a ruling on 725.3's only one monarch. A
    rule whose description refers to the thin one keeps it (701.49d's venture into a dungeon
-   already started is 701.49b's). So does one covered less than :data:`GLANCED` beside a
+   already started is 701.49b's), and a case of one rule that the group restates gives way
+   to no other case of it (a ruling that walks through the whole venture restates 701.49a,
+   701.49b and 701.49c, the next room alone naming 701.49b). So does one covered less than
+   :data:`GLANCED` beside a
    rule of its family the group restates: the next player's venture into Undercity in a
    ruling on 726.4 (the initiative's holder leaving) is not 726.2's.
 6. **Restatements.** A rule whose hint names another that states the same from another side
