@@ -219,3 +219,15 @@ def test_the_cases_of_one_rule_do_not_outweigh_each_other(monkeypatch):
     monkeypatch.setattr(kb.link.dominance, "cases_of_one_rule", lambda first, second: False)
     fates = {f.rule: f for f in scoring.decide(sorted(walk))}
     assert (fates["701.49b"].kind, fates["701.49b"].by) == ("outweighed", "701.49a")
+
+
+def test_a_rule_of_one_designation_never_drops_a_rule_of_the_other(monkeypatch):
+    """Combat damage to a player who is the monarch and has the initiative triggers both
+    designations' abilities: the initiative's 726.2 names all that the monarch's 725.2 names
+    and more, but it explains nothing about the monarch, so both are linked."""
+    both = ["monarch", "become_monarch", "initiative", "take_initiative", "combat_damage"]
+    both += ["creature", "control", "triggered_ability", "undercity", "venture_into_undercity"]
+    assert [l.rule for l in link.rules_for(both)] == ["725.2", "726.2"]
+    monkeypatch.setattr(kb.link.dominance, "other_designation", lambda *rules: False)
+    fates = {f.rule: f for f in scoring.decide(sorted(both))}
+    assert (fates["725.2"].kind, fates["725.2"].by) == ("dominated", "726.2")

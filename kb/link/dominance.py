@@ -52,7 +52,9 @@ def settle(
             (
                 o.rule
                 for o in standing
-                if dominates(o, link) and not spares(o.rule, link, votes, table)
+                if dominates(o, link)
+                and not spares(o.rule, link, votes, table)
+                and not other_designation(o.rule, link.rule, table)
             ),
             None,
         )
@@ -75,6 +77,14 @@ def settle(
         else:
             strong.append(link)
     return fates, strong
+
+
+def other_designation(first: str, second: str, table: EvidenceTable) -> bool:
+    """Whether the two rules are about different designations (the monarch's 725.2 and the
+    initiative's 726.2): what one explains, the other never does, whatever words they share,
+    so a group that names both designations is weighed for each apart."""
+    mine, theirs = table.contrast_of(first), table.contrast_of(second)
+    return bool(mine and theirs and mine != theirs)
 
 
 def dominates(other: RuleLink, link: RuleLink) -> bool:

@@ -43,7 +43,9 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`; steps 0 and 1 are
    Comprehensive Rules do (701.49c's "completes that dungeon (309.7)"), and a rule the group
    only touches never takes the place of one it restates wholly (a ruling on when a dungeon
    is completed says all 309.7 says, and names 701.49c's venture from the last room too).
-   A candidate drops another only if it stays itself: one that step 5 drops in its turn
+   Nor does a rule of one designation drop a rule of the other: combat damage to a player
+   who is the monarch and has the initiative is 725.2's and 726.2's, though 726.2 names all
+   that 725.2 names there and more. A candidate drops another only if it stays itself: one that step 5 drops in its turn
    drops none, and those it had dropped are weighed again against the candidates that stay
    (``kb links --group`` never says a rule gave way to one that is not linked).
 5. **Support.** A candidate the group names by one of its distinctive concepts only (and not
