@@ -230,22 +230,3 @@ def test_an_exclusion_yields_where_the_group_names_the_rules_own_steps():
     hints["701.49d"] = dataclasses.replace(hints["701.49d"], unless=frozenset())
     strict = dataclasses.replace(table, hints=hints)
     assert gate("701.49d", set(steps), strict) == {"kind": "excludes", "concepts": ["venture"]}
-
-
-def test_a_holder_who_already_has_the_initiative_names_726_5s_case():
-    """ "You can take the initiative even if you already have it; you venture into Undercity
-    again" says neither "only one initiative" nor who instructs: the holder who already has
-    it is the rule's case as much, and "again" beside it is no common word."""
-    again = ["initiative", "take_initiative", "again", "already_held", "undercity"]
-    again += ["venture_into_undercity"]
-    table = link.evidence_table()
-    assert [l.rule for l in link.rules_for(again)] == ["726.5"]
-    hints = dict(table.hints)
-    hints["726.5"] = dataclasses.replace(
-        hints["726.5"], requires=(frozenset({"again"}), frozenset({"designation", "instruct"}))
-    )
-    strict = dataclasses.replace(table, hints=hints)
-    assert gate("726.5", set(again), strict) == {
-        "kind": "requires",
-        "concepts": ["designation", "instruct"],
-    }
