@@ -1,0 +1,131 @@
+"""Benchmark: the aligner on the link sets built as one corpus, against their true grouping.
+
+Each ruling of ``benchmarks/link_sets/*.yaml`` is written in six languages (or five, with
+``--without en``): its translations are one group. Built as one corpus (the parse, store
+and align stages), sets of every kind side by side, the aligner is scored per pair of
+rulings:
+
+- precision: pairs grouped together that are translations of one ruling / pairs grouped;
+- recall: translations of one ruling grouped together / pairs of translations;
+- split: rulings whose translations end in more than one group (what ``kb check`` reports to
+  translators as ``missing-translation``).
+
+A glossary change moves it: the aligner compares the concepts each translation names, and a
+concept some translations name and others say otherwise (a form in one language only, a
+concept duplicating another's forms) splits groups. Run it before and after such a change
+(``link_sets.py`` measures the links, set by set). Two rulings of different sets with the
+same text in one language are one text to the aligner; the few such pairs count as wrong.
+It prints figures and never asserts (``--help``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+from kb import align, store
+from kb.corpus import parse
+from kb.reference.glossary import load as load_glossary
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from link_corpus import write_rulings  # noqa: E402
+
+DEFAULT_SETS = sorted((ROOT / "benchmarks" / "link_sets").glob("*-dev.yaml")) + [
+    ROOT / "tests" / "data" / "links" / "rulings_style.yaml"
+]
+
+
+def corpus(folder: Path, sets: list[Path], without: set[str]) -> list[str]:
+    """Write every set's rulings into ``folder``, one file per set and language; the paths."""
+    paths = []
+    for number, path in enumerate(sets):
+        data = yaml.safe_load(path.read_text("utf-8"))
+        data["cards"] = {k: v for k, v in data["cards"].items() if k not in without}
+        rulings = [
+            {**r, "texts": {k: v for k, v in r["texts"].items() if k not in without}}
+            for r in data["rulings"]
+        ]
+        paths += write_rulings(folder, data, rulings, f"s{number:02d}-{path.stem}")
+    return paths
+
+
+def score(truth: dict[int, tuple], groups: dict[int, str]) -> dict:
+    """Pairwise precision, recall and F1 of ``groups`` ({ruling id: group id}) against
+    ``truth`` ({ruling id: its ruling's key}), and the rulings split over several groups.
+
+    >>> score({1: "a", 2: "a", 3: "b"}, {1: "g", 2: "h", 3: "h"})
+    {'precision': 0.0, 'recall': 0.0, 'f1': 0.0, 'split': 1, 'rulings': 2, 'groups': 2}
+    """
+    together = same = both = 0
+    for first, second in itertools.combinations(sorted(truth), 2):
+        grouped = groups[first] == groups[second]
+        true = truth[first] == truth[second]
+        together += grouped
+        same += true
+        both += grouped and true
+    precision = both / together if together else 1.0
+    recall = both / same if same else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    spread: dict[tuple, set[str]] = defaultdict(set)
+    for ruling, key in truth.items():
+        spread[key].add(groups[ruling])
+    return {
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "split": sum(len(found) > 1 for found in spread.values()),
+        "rulings": len(spread),
+        "groups": len(set(groups.values())),
+    }
+
+
+def measure(sets: list[Path], without: set[str]) -> dict:
+    """Build the sets as one corpus and score its alignment (:func:`score`)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        db = store.open_db(folder / "rulings.db")
+        store.store_files(db, parse.parse_files(corpus(folder, sets, without)))
+        glossary = load_glossary()
+        align.store_groups(db, align.align(store.rulings(db), glossary), glossary)
+        rows = db.execute(
+            "SELECT r.id, r.source, r.position, m.group_id FROM rulings r "
+            "JOIN memberships m ON m.ruling_id = r.id"
+        ).fetchall()
+        db.close()
+    # A file is <lang>-s<NN>-<set>.txt: its ruling at a position is that set's ruling.
+    truth = {rid: (Path(src).stem.split("-", 1)[1], pos) for rid, src, pos, _ in rows}
+    return score(truth, {rid: group for rid, _, _, group in rows})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "sets", nargs="*", type=Path, help="YAML sets (default: the dev sets and the style set)"
+    )
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="LANG",
+        help="leave this language's texts out (repeatable; e.g. en, as rulings/ has none)",
+    )
+    args = parser.parse_args(argv)
+    sets = args.sets or DEFAULT_SETS
+    found = measure(sets, set(args.without))
+    print(
+        f"{len(sets)} sets, {found['rulings']} rulings -> {found['groups']} groups: pairwise "
+        f"precision {found['precision']:.4f}, recall {found['recall']:.4f}, "
+        f"F1 {found['f1']:.4f}; rulings split over several groups: {found['split']}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
