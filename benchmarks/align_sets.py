@@ -29,30 +29,23 @@ from pathlib import Path
 
 import yaml
 
-from kb import align, store
-from kb.corpus import parse
-from kb.reference.glossary import load as load_glossary
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from link_corpus import write_rulings  # noqa: E402
+from link_corpus import build, write_rulings  # noqa: E402
+from link_sets import without  # noqa: E402
 
 DEFAULT_SETS = sorted((ROOT / "benchmarks" / "link_sets").glob("*-dev.yaml")) + [
     ROOT / "tests" / "data" / "links" / "rulings_style.yaml"
 ]
 
 
-def corpus(folder: Path, sets: list[Path], without: set[str]) -> list[str]:
-    """Write every set's rulings into ``folder``, one file per set and language; the paths."""
+def corpus(folder: Path, sets: list[Path], languages: set[str]) -> list[str]:
+    """Write every set's rulings into ``folder``, one file per set and language, without the
+    texts of ``languages``; the paths."""
     paths = []
     for number, path in enumerate(sets):
-        data = yaml.safe_load(path.read_text("utf-8"))
-        data["cards"] = {k: v for k, v in data["cards"].items() if k not in without}
-        rulings = [
-            {**r, "texts": {k: v for k, v in r["texts"].items() if k not in without}}
-            for r in data["rulings"]
-        ]
-        paths += write_rulings(folder, data, rulings, f"s{number:02d}-{path.stem}")
+        data = without(yaml.safe_load(path.read_text("utf-8")), languages)
+        paths += write_rulings(folder, data, data["rulings"], f"s{number:02d}-{path.stem}")
     return paths
 
 
@@ -86,14 +79,12 @@ def score(truth: dict[int, tuple], groups: dict[int, str]) -> dict:
     }
 
 
-def measure(sets: list[Path], without: set[str]) -> dict:
-    """Build the sets as one corpus and score its alignment (:func:`score`)."""
+def measure(sets: list[Path], languages: set[str]) -> dict:
+    """Build the sets as one corpus without the texts of ``languages`` (the stages of the
+    link sets' corpora: :func:`link_corpus.build`) and score its alignment (:func:`score`)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        db = store.open_db(folder / "rulings.db")
-        store.store_files(db, parse.parse_files(corpus(folder, sets, without)))
-        glossary = load_glossary()
-        align.store_groups(db, align.align(store.rulings(db), glossary), glossary)
+        db, _ = build(folder, corpus(folder, sets, languages))
         rows = db.execute(
             "SELECT r.id, r.source, r.position, m.group_id FROM rulings r "
             "JOIN memberships m ON m.ruling_id = r.id"

@@ -118,25 +118,41 @@ def behind(rows: list[dict], rule: str, show_held_out: bool = False) -> list[str
     return lines
 
 
+def held_out(path: Path) -> bool:
+    """Whether a set is held out (its file name says so): its misses are not to be read."""
+    return "held-out" in path.stem
+
+
+def lacking(found: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Per language of a ruling, the concepts every other language names and it does not
+    ({language: its concepts} in; nothing is lacking where there is one language).
+
+    >>> lacking({"en": {"a", "b"}, "fr": {"a"}, "de": {"a", "b"}})
+    {'en': set(), 'fr': {'b'}, 'de': set()}
+    """
+    return {
+        lang: set.intersection(*(theirs for other, theirs in found.items() if other != lang)) - mine
+        if len(found) > 1
+        else set()
+        for lang, mine in found.items()
+    }
+
+
 def gaps(paths: list[Path], show_held_out: bool = False) -> list[str]:
     """One line per (ruling, language, concept) that every other language of the ruling
     names and this one does not, with that language's text: where to look for a missing
     form first (a set's header says whether it is held out; those only if asked)."""
     glossary, lines = load_glossary(), []
     for path in paths:
-        if "held-out" in path.stem and not show_held_out:
+        if held_out(path) and not show_held_out:
             continue
         data = yaml.safe_load(path.read_text("utf-8"))
         for position, ruling in enumerate(data["rulings"], start=1):
-            found = {
-                lang: set(glossary.concept_ids(text, lang))
-                for lang, text in ruling["texts"].items()
-            }
-            for lang, mine in found.items():
-                others = [theirs for other, theirs in found.items() if other != lang]
-                for concept in sorted(set.intersection(*others) - mine if others else ()):
-                    text = ruling["texts"][lang]
-                    lines.append(f"  {path.stem}#{position} {lang} lacks {concept}: {text}")
+            texts = ruling["texts"]
+            found = {lang: set(glossary.concept_ids(text, lang)) for lang, text in texts.items()}
+            for lang, missing in lacking(found).items():
+                for concept in sorted(missing):
+                    lines.append(f"  {path.stem}#{position} {lang} lacks {concept}: {texts[lang]}")
     return lines
 
 

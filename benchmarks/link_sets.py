@@ -66,6 +66,7 @@ SETS = ROOT / "benchmarks" / "link_sets"
 # The sets are in the format of the linker tests' own (tests/data/links/), built the same way.
 sys.path.insert(0, str(ROOT / "tests"))
 from link_corpus import build, write_rulings  # noqa: E402
+from link_errors import held_out, lacking  # noqa: E402
 
 #: What every ``--json`` row holds (besides ``group``, and ``fates`` when asked).
 ROW_KEYS = {"set", "position", "pool", "text", "rules", "second", "linked"}
@@ -145,15 +146,14 @@ def disagreement(data: dict) -> tuple[int, int, Counter]:
     language the pairs it alone lacks), over the set's (ruling, concept) pairs (see the
     module's doc). A concept every other language names and one does not is most often a
     form that language's glossary lacks: the count says where to look first."""
-    glossary, split, named, lacking = load_glossary(), 0, 0, Counter()
+    glossary, split, named, lacks = load_glossary(), 0, 0, Counter()
     for ruling in data["rulings"]:
         found = {lang: glossary.concept_ids(text, lang) for lang, text in ruling["texts"].items()}
         every, some = set.intersection(*found.values()), set.union(*found.values())
         split, named = split + len(some - every), named + len(some)
-        for lang, mine in found.items():
-            others = [theirs for other, theirs in found.items() if other != lang]
-            lacking[lang] += len(set.intersection(*others) - mine) if others else 0
-    return split, named, lacking
+        for lang, missing in lacking(found).items():
+            lacks[lang] += len(missing)
+    return split, named, lacks
 
 
 def pairs(references: list[list[str]], found: list[list[str]]) -> tuple[str, str]:
@@ -194,11 +194,6 @@ def _figures(t: Counter) -> dict:
 
 def _fmt(value: float | None) -> str:
     return "     —" if value is None else f"{value:6.3f}"
-
-
-def held_out(path: Path) -> bool:
-    """Whether a set is held out (its file name says so): its misses are not to be read."""
-    return "held-out" in path.stem
 
 
 def pooled(records: list[dict]) -> dict[str, dict]:
