@@ -45,9 +45,10 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`; steps 0 and 1 are
    is completed says all 309.7 says, and names 701.49c's venture from the last room too).
    Nor does a rule of one designation drop a rule of the other: combat damage to a player
    who is the monarch and has the initiative is 725.2's and 726.2's, though 726.2 names all
-   that 725.2 names there and more. A candidate drops another only if it stays itself: one that step 5 drops in its turn
-   drops none, and those it had dropped are weighed again against the candidates that stay
-   (``kb links --group`` never says a rule gave way to one that is not linked).
+   that 725.2 names there and more. A candidate drops another only if it stays itself: one
+   that step 5 drops in its turn drops none, and those it had dropped are weighed again
+   against the candidates that stay (``kb links --group`` never says a rule gave way to one
+   that is not linked).
 5. **Support.** A candidate the group names by one of its distinctive concepts only (and not
    by one its hint requires) gives way to a rule of its family that the group names by two
    or more and covers more of: "you draw only one card" in a ruling on the monarch's
@@ -56,9 +57,8 @@ For each carried rule (its evidence: :mod:`kb.link.evidence`; steps 0 and 1 are
    already started is 701.49b's), and a case of one rule that the group restates gives way
    to no other case of it (a ruling that walks through the whole venture restates 701.49a,
    701.49b and 701.49c, the next room alone naming 701.49b). So does one covered less than
-   :data:`GLANCED` beside a
-   rule of its family the group restates: the next player's venture into Undercity in a
-   ruling on 726.4 (the initiative's holder leaving) is not 726.2's.
+   :data:`GLANCED` beside a rule of its family the group restates: the next player's venture
+   into Undercity in a ruling on 726.4 (the initiative's holder leaving) is not 726.2's.
 6. **Restatements.** A rule whose hint names another that states the same from another side
    (``also``: the dungeon card's 309.5a is the keyword action's 701.49b) brings that rule in
    when the group mentions what the hint's ``when`` names (venturing) and it passes the gates.
