@@ -224,7 +224,9 @@ def test_an_exclusion_yields_where_the_group_names_the_rules_own_steps():
     steps = plain + ["command_zone", "first_room", "venture_marker"]
     table = link.evidence_table()
     assert [l.rule for l in link.rules_for(plain)] == ["205.3p"]
-    assert gate("701.49d", set(plain), table) == {"kind": "excludes", "concepts": ["venture"]}
+    lifting = ["command_zone", "first_room", "venture_marker"]
+    excluded = {"kind": "excludes", "concepts": ["venture"], "unless": lifting}
+    assert gate("701.49d", set(plain), table) == excluded
     assert [l.rule for l in link.rules_for(steps)] == ["205.3p", "701.49d"]
     hints = dict(table.hints)
     hints["701.49d"] = dataclasses.replace(hints["701.49d"], unless=frozenset())

@@ -4,6 +4,8 @@ language."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from link_corpus import build, write_rulings
 from link_examples import EXAMPLES, write_examples
 
@@ -136,3 +138,34 @@ def test_a_group_mostly_leading_with_its_card_gets_no_rule():
     assert link.rules_for({**votes, "own_card": 0.6}) == []
     fates = scoring.decide({**votes, "own_card": 0.6})
     assert fates and {f.kind for f in fates} == {"own_card"}
+
+
+def test_the_site_says_what_would_lift_a_rule_s_exclusion(tmp_path):
+    """A plain venture beside a venture into Undercity, with 701.49d the only rule carried:
+    its hint excludes the plain venture unless the group walks through its own steps. The
+    reason names the exclusion and what would lift it, in English and on the maintainers'
+    page in the reader's language."""
+    from kb.site import data, pages
+
+    texts = {
+        "fr": "S'aventurer dans le donjon sans que Undercity soit nommé ne mène jamais dans "
+        "Undercity : seul s'aventurer dans Undercity y mène.",
+        "de": "Sich in das Verlies vorzuwagen, ohne dass Undercity genannt ist, führt nie nach "
+        "Undercity: Das tut nur, sich in Undercity vorzuwagen.",
+        "ru": "Отправиться в подземелье, не названное Undercity, никогда не значит попасть в "
+        "Undercity: туда ведет только путешествие в Undercity.",
+    }
+    data_ = {"cards": {"fr": "Torche", "de": "Fackel", "ru": "Факел"}, "date": "2025-01-10"}
+    paths = write_rulings(tmp_path, data_, [{"texts": texts}], "excluded")
+    db, (line,) = build(tmp_path, paths, carried={"701.49d"})
+    assert "closest: 701.49d, which excludes venture unless it names " in line
+    # The site reads the reasons under every carried rule; this build carried one.
+    only = link.evidence_table({"701.49d"})
+    (reason,) = link.unlinked(db, table=only)
+    assert reason["why"]["lacks"]["unless"] == ["command_zone", "first_room", "venture_marker"]
+    site = data.load(db)
+    site = dataclasses.replace(site, unlinked=[{**u, "why": reason["why"]} for u in site.unlinked])
+    pages.render_tree(site, "de", tmp_path / "site", site.summary.counts, only={"unlinked.html"})
+    unlinked = (tmp_path / "site" / "de" / "unlinked.html").read_text("utf-8")
+    assert "es sei denn, die Gruppe nennt auch einen dieser Begriffe" in unlinked
+    assert "Kommandozone, erster Raum, Vorstoßmarker" in unlinked.split("es sei denn")[1]

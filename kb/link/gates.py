@@ -34,7 +34,7 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
     concepts, family}; kind is ``family`` (none of its topic: ``concepts``), ``designation``
     (it is about ``concepts``, which the group does not name), ``requires`` (its hint needs
     one of ``concepts``) or ``excludes`` (its hint excludes ``concepts``, and the group names
-    none of the hint's ``unless``)."""
+    none of the hint's ``unless``, listed under that key when the hint has one)."""
     family = table.family_of(rule)
     # The family's topic as this rule names it: 309.2c is about dungeon cards, so a ruling on
     # the initiative that ventures into Undercity (the dungeons' topic too) is not about it.
@@ -52,7 +52,9 @@ def gate(rule: str, mentioned: set[str], table: EvidenceTable) -> dict | None:
             if not need & mentioned:
                 return {"kind": "requires", "concepts": sorted(need)}
         if hint.excludes & mentioned and not hint.unless & mentioned:
-            return {"kind": "excludes", "concepts": sorted(hint.excludes & mentioned)}
+            refused = {"kind": "excludes", "concepts": sorted(hint.excludes & mentioned)}
+            # What would lift it, so that a maintainer reading the refusal knows.
+            return refused | ({"unless": sorted(hint.unless)} if hint.unless else {})
     return None
 
 

@@ -116,7 +116,9 @@ def gate_phrase(found: dict) -> str:
         "family": f"names no concept of {found.get('family')} ({named})",
         "designation": f"is about {named}, which the group does not name",
         "requires": f"needs {' or '.join(found['concepts'])} (hint)",
-        "excludes": f"excludes {named} (hint)",
+        "excludes": f"excludes {named}"
+        + (f" unless it names {' or '.join(found['unless'])}" if found.get("unless") else "")
+        + " (hint)",
         "distinctive": f"needs one of {named}" if named else "has no concept of its own",
         "weak": f"is named only in passing (covered {found.get('score', 0)}, under {WEAKEST})",
     }[found["kind"]]
