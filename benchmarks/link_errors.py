@@ -15,7 +15,8 @@ of the dev sets in the files given:
   more, ``generic`` (none of its distinctive concepts named), ``own_card`` (the group is about
   its card's own effect), ..., or ``unnamed`` when the group names none of its concepts.
 
-``--rule R`` lists the rulings behind one rule's figures: each wrong or missed link, the
+Then each ruling's links by rank, highest score first: whether the wrong links are the extra
+ones or the best link itself. ``--rule R`` lists the rulings behind one rule's figures: each wrong or missed link, the
 ruling's text and the linker's reason. ``--gaps SET.yaml ...`` reads sets instead of runs and
 lists each (ruling, language, concept) where every other language of the ruling names a
 concept and that language does not: most often a form the glossary lacks (link_sets.py
@@ -94,6 +95,41 @@ def table(figures: dict[str, dict[str, Counter]]) -> list[str]:
     for mine in figures.values():
         total.update(mine["counts"])
     lines.append(f"  {'all':<8}" + "".join(f"{total[c]:>8}" for c in COLUMNS))
+    return lines
+
+
+#: The ranks :func:`by_rank` counts, the last holding every later link.
+RANKS = ("1st", "2nd", "3rd+")
+
+
+def by_rank(rows: list[dict], show_held_out: bool = False) -> dict[str, Counter]:
+    """{rank: Counter(links, right, either)}: each link by its place among its ruling's
+    links, highest score first (the link stage's order breaks ties). Whether the wrong links
+    are the extra ones a threshold or a dominance step could drop, or the best link itself,
+    which only better evidence mends."""
+    out: dict[str, Counter] = {rank: Counter() for rank in RANKS}
+    for row in rows:
+        if row["pool"] == "held-out" and not show_held_out:
+            continue
+        want = set(row["rules"])
+        either = want | set(row.get("second") or ())
+        linked = [f for f in row.get("fates", []) if f["rule"] in row["linked"]]
+        linked.sort(key=lambda f: -f["score"])
+        for place, found in enumerate(linked):
+            counts = out[RANKS[min(place, len(RANKS) - 1)]]
+            counts["links"] += 1
+            counts["right"] += found["rule"] in want
+            counts["either"] += found["rule"] in either
+    return out
+
+
+def rank_lines(ranks: dict[str, Counter]) -> list[str]:
+    """One line per rank: its links and the share right, against the set and either reader."""
+    lines = ["each ruling's links by rank (highest score first)"]
+    for rank, counts in ranks.items():
+        n = counts["links"]
+        shares = (f"{counts[k] / n:.3f}" if n else "-" for k in ("right", "either"))
+        lines.append(f"  {rank:<5}{n:>6} links   right {next(shares)}   either {next(shares)}")
     return lines
 
 
@@ -190,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.rule}: {len(lines)} wrong or missed on the {pools} sets")
     else:
         lines = table(tally(rows, args.show_held_out))
+        lines += ["", *rank_lines(by_rank(rows, args.show_held_out))]
         print(f"links per rule on the {pools} sets (neither: wrong against either reader)")
     print("\n".join(lines))
     return 0

@@ -116,3 +116,21 @@ def test_gaps_list_the_concept_one_language_lacks_and_skip_held_out_sets(tmp_pat
     lines = link_errors.gaps([dev, held])
     assert [line.split(":")[0].strip() for line in lines] == ["q-dev#1 es lacks monarch"]
     assert len(link_errors.gaps([dev, held], show_held_out=True)) == 2
+
+
+def test_links_are_counted_by_their_rank_in_the_ruling():
+    # a-dev#1: three links of one score, ranked in the link stage's order (309.7 right, 309.6
+    # the second reader's, 704.5t nobody's); a-dev#2: one right link; the held-out row only
+    # when asked.
+    ranks = link_errors.by_rank(ROWS)
+    assert {rank: dict(counts) for rank, counts in ranks.items()} == {
+        "1st": {"links": 2, "right": 2, "either": 2},
+        "2nd": {"links": 1, "right": 0, "either": 1},
+        "3rd+": {"links": 1, "right": 0, "either": 0},
+    }
+    scored = json.loads(json.dumps(ROWS[0]))
+    scored["fates"][2]["score"] = 0.9
+    assert link_errors.by_rank([scored])["1st"] == {"links": 1, "right": 0, "either": 0}
+    shown = link_errors.rank_lines(ranks)
+    assert shown[1].split() == ["1st", "2", "links", "right", "1.000", "either", "1.000"]
+    assert shown[2].split()[-3:] == ["0.000", "either", "1.000"]
