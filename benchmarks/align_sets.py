@@ -8,7 +8,7 @@ rulings:
 - precision: pairs grouped together that are translations of one ruling / pairs grouped;
 - recall: translations of one ruling grouped together / pairs of translations;
 - split: rulings whose translations end in more than one group (what ``kb check`` reports to
-  translators as ``missing-translation``).
+  translators as ``missing-translation``), each dev ruling listed with its groups' languages.
 
 A glossary change moves it: the aligner compares the concepts each translation names, and a
 concept some translations name and others say otherwise (a form in one language only, a
@@ -79,20 +79,44 @@ def score(truth: dict[int, tuple], groups: dict[int, str]) -> dict:
     }
 
 
+def split(truth: dict[int, tuple], groups: dict[int, str], langs: dict[int, str]) -> list[str]:
+    """One line per ruling of a dev set split over several groups: ``set#position`` (the set
+    as :func:`corpus` names its files, ``s<NN>-<set>``) and the languages of each group
+    ("s14-zd-dev#9: de en es it ru | fr"). A held-out set's rulings are only counted (their
+    texts are not to be read, even to find a split).
+
+    >>> split({1: ("s00-a-dev", 1), 2: ("s00-a-dev", 1), 3: ("s01-b-held-out", 1),
+    ...        4: ("s01-b-held-out", 1)},
+    ...       {1: "g", 2: "h", 3: "g", 4: "k"}, {1: "fr", 2: "de", 3: "fr", 4: "de"})
+    ['s00-a-dev#1: de | fr']
+    """
+    spread: dict[tuple, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for ruling, key in truth.items():
+        spread[key][groups[ruling]].append(langs[ruling])
+    return [
+        f"{name}#{position}: " + " | ".join(sorted(" ".join(sorted(v)) for v in found.values()))
+        for (name, position), found in sorted(spread.items())
+        if len(found) > 1 and not name.endswith("held-out")
+    ]
+
+
 def measure(sets: list[Path], languages: set[str]) -> dict:
     """Build the sets as one corpus without the texts of ``languages`` (the stages of the
-    link sets' corpora: :func:`link_corpus.build`) and score its alignment (:func:`score`)."""
+    link sets' corpora: :func:`link_corpus.build`) and score its alignment (:func:`score`),
+    with the dev rulings split (``split_rulings``, :func:`split`)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         db, _ = build(folder, corpus(folder, sets, languages))
         rows = db.execute(
-            "SELECT r.id, r.source, r.position, m.group_id FROM rulings r "
+            "SELECT r.id, r.source, r.position, m.group_id, r.lang FROM rulings r "
             "JOIN memberships m ON m.ruling_id = r.id"
         ).fetchall()
         db.close()
     # A file is <lang>-s<NN>-<set>.txt: its ruling at a position is that set's ruling.
-    truth = {rid: (Path(src).stem.split("-", 1)[1], pos) for rid, src, pos, _ in rows}
-    return score(truth, {rid: group for rid, _, _, group in rows})
+    truth = {rid: (Path(src).stem.split("-", 1)[1], pos) for rid, src, pos, _, _ in rows}
+    groups = {rid: group for rid, _, _, group, _ in rows}
+    langs = {rid: lang for rid, _, _, _, lang in rows}
+    return score(truth, groups) | {"split_rulings": split(truth, groups, langs)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         f"precision {found['precision']:.4f}, recall {found['recall']:.4f}, "
         f"F1 {found['f1']:.4f}; rulings split over several groups: {found['split']}"
     )
+    for line in found["split_rulings"]:
+        print(f"  {line}")
     return 0
 
 

@@ -24,6 +24,16 @@ def test_score_counts_pairs_and_the_rulings_split_over_groups():
     assert (merged["precision"], merged["recall"], merged["split"]) == (0.4, 1.0, 0)
 
 
+def test_split_lists_each_dev_ruling_split_with_its_groups_languages():
+    truth = {i: ("s00-a-dev", 1) for i in (1, 2, 3)} | {4: ("s00-a-dev", 2), 5: ("s00-a-dev", 2)}
+    truth |= {6: ("s01-c-held-out", 1), 7: ("s01-c-held-out", 1)}
+    groups = {1: "g1", 2: "g2", 3: "g1", 4: "g3", 5: "g3", 6: "g4", 7: "g5"}
+    langs = {1: "ru", 2: "fr", 3: "de", 4: "fr", 5: "de", 6: "fr", 7: "de"}
+    # a-dev#2 is whole; c-held-out#1 is split, and only counted.
+    assert align_sets.split(truth, groups, langs) == ["s00-a-dev#1: de ru | fr"]
+    assert align_sets.score(truth, groups)["split"] == 2
+
+
 def test_a_set_built_as_one_corpus_groups_each_rulings_translations(tmp_path):
     data = {
         "cards": {"en": "Crown Keeper", "fr": "Gardien de la couronne", "de": "Kronenhüter"},
@@ -57,5 +67,6 @@ def test_a_set_built_as_one_corpus_groups_each_rulings_translations(tmp_path):
         "split": 0,
         "rulings": 2,
         "groups": 2,
+        "split_rulings": [],
     }
     assert align_sets.measure([path], {"en"})["groups"] == 2
