@@ -152,6 +152,9 @@ def test_search_hits_and_kb_links_say_why(seeds_db, tmp_path):
     assert {found["rule"] for row in rows for found in row["links"]} >= {"726.4", "603.3b"}
     text = CliRunner().invoke(cli, ["links", "--db", str(path)]).output
     assert "726.4-f90a33  726.4  1.00  active_player, initiative, leave_game" in text
+    # Under each link, the words each language matched: the German of 726.4's active player.
+    under = text.split("726.4-f90a33  726.4  1.00")[1].split("\n")
+    assert under[1].startswith("    de: aktive Spieler · ")
     assert (
         CliRunner().invoke(cli, ["links", "--unlinked", "--db", str(path)]).output
         == "no unlinked groups\n"

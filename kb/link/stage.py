@@ -206,15 +206,30 @@ def listing(db: sqlite_utils.Database, unlinked_only: bool = False) -> list[dict
 
 
 def listing_text(rows: list[dict], unlinked_only: bool = False) -> str:
-    """:func:`listing`'s rows as lines: group, rule, score, concepts (or group and reason)."""
+    """:func:`listing`'s rows as lines: group, rule, score, concepts, then an indented line
+    per language with the words that matched (or group and reason).
+
+    >>> print(listing_text([{"group": "726.3-1df600", "links": [{"rule": "726.3",
+    ...     "score": 1.0, "concepts": ["cease", "only_one"],
+    ...     "words": {"fr": ["cesse", "un seul"], "de": ["nur ein"]}}]}]))
+    726.3-1df600  726.3  1.00  cease, only_one
+        de: nur ein
+        fr: cesse · un seul
+    """
     if unlinked_only:
         lines = [f"{row['group']}  {row['reason']}" for row in rows]
     else:
-        lines = [
-            f"{row['group']}  {found['rule']}  {found['score']:.2f}  {', '.join(found['concepts'])}"
-            for row in rows
-            for found in row["links"]
-        ]
+        lines = []
+        for row in rows:
+            for found in row["links"]:
+                concepts = ", ".join(found["concepts"])
+                lines.append(f"{row['group']}  {found['rule']}  {found['score']:.2f}  {concepts}")
+                # The words are what a translator checks: the grep-able line stays whole.
+                lines += [
+                    f"    {lang}: {' · '.join(words)}"
+                    for lang, words in sorted(found.get("words", {}).items())
+                    if words
+                ]
     return "\n".join(lines) or ("no unlinked groups" if unlinked_only else "no links")
 
 
