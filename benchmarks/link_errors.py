@@ -16,13 +16,13 @@ of the dev sets in the files given:
   its card's own effect), ..., or ``unnamed`` when the group names none of its concepts.
 
 Then each ruling's links by rank, highest score first: whether the wrong links are the extra
-ones or the best link itself. ``--rule R`` lists the rulings behind one rule's figures: each wrong or missed link, the
-ruling's text and the linker's reason. ``--gaps SET.yaml ...`` reads sets instead of runs and
-lists each (ruling, language, concept) where every other language of the ruling names a
-concept and that language does not: most often a form the glossary lacks (link_sets.py
-prints only their count per language). Held-out sets are counted only with
-``--show-held-out`` (their figures per rule are a guide to their misses, which are not to be
-read). It prints figures and never asserts (``--help``).
+ones or the best link itself. ``--rule R`` lists the rulings behind one rule's figures: each
+wrong or missed link, the ruling's text and the linker's reason. ``--gaps SET.yaml ...``
+reads sets instead of runs and lists each (ruling, language, concept) where every other
+language of the ruling names a concept and that language does not: most often a form the
+glossary lacks (link_sets.py prints only their count per language). Held-out sets are
+counted only with ``--show-held-out`` (their figures per rule are a guide to their misses,
+which are not to be read). It prints figures and never asserts (``--help``).
 
 Usage: ``python benchmarks/link_sets.py SETS --json RUN.json`` then
 ``python benchmarks/link_errors.py RUN.json [--rule 701.49b]``.
@@ -128,8 +128,8 @@ def rank_lines(ranks: dict[str, Counter]) -> list[str]:
     lines = ["each ruling's links by rank (highest score first)"]
     for rank, counts in ranks.items():
         n = counts["links"]
-        shares = (f"{counts[k] / n:.3f}" if n else "-" for k in ("right", "either"))
-        lines.append(f"  {rank:<5}{n:>6} links   right {next(shares)}   either {next(shares)}")
+        right, either = (f"{counts[k] / n:.3f}" if n else "-" for k in ("right", "either"))
+        lines.append(f"  {rank:<5}{n:>6} links   right {right}   either {either}")
     return lines
 
 
