@@ -32,6 +32,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from link_corpus import build, write_rulings  # noqa: E402
+from link_errors import held_out  # noqa: E402
 from link_sets import without  # noqa: E402
 
 DEFAULT_SETS = sorted((ROOT / "benchmarks" / "link_sets").glob("*-dev.yaml")) + [
@@ -96,7 +97,7 @@ def split(truth: dict[int, tuple], groups: dict[int, str], langs: dict[int, str]
     return [
         f"{name}#{position}: " + " | ".join(sorted(" ".join(sorted(v)) for v in found.values()))
         for (name, position), found in sorted(spread.items())
-        if len(found) > 1 and not name.endswith("held-out")
+        if len(found) > 1 and not held_out(Path(name))
     ]
 
 

@@ -43,6 +43,11 @@ from kb.reference.glossary import load as load_glossary
 COLUMNS = ("links", "right", "wrong", "neither", "missed")
 
 
+def readable(rows: list[dict], show_held_out: bool = False) -> list[dict]:
+    """The dev rulings of ``rows``, and the held-out ones too if ``show_held_out``."""
+    return [row for row in rows if show_held_out or row["pool"] != "held-out"]
+
+
 def how(fate: dict) -> str:
     """How a linked rule was linked: ``restates``, ``touches`` or ``restated`` (``also``)."""
     if fate["fate"] == "restated":
@@ -56,9 +61,7 @@ def tally(rows: list[dict], show_held_out: bool = False) -> dict[str, dict[str, 
     out: dict[str, dict[str, Counter]] = defaultdict(
         lambda: {"counts": Counter(), "wrong_how": Counter(), "missed_by": Counter()}
     )
-    for row in rows:
-        if row["pool"] == "held-out" and not show_held_out:
-            continue
+    for row in readable(rows, show_held_out):
         want, linked = set(row["rules"]), set(row["linked"])
         either = want | set(row.get("second") or ())
         fates = {f["rule"]: f for f in row.get("fates", [])}
@@ -108,9 +111,7 @@ def by_rank(rows: list[dict], show_held_out: bool = False) -> dict[str, Counter]
     are the extra ones a threshold or a dominance step could drop, or the best link itself,
     which only better evidence mends."""
     out: dict[str, Counter] = {rank: Counter() for rank in RANKS}
-    for row in rows:
-        if row["pool"] == "held-out" and not show_held_out:
-            continue
+    for row in readable(rows, show_held_out):
         want = set(row["rules"])
         either = want | set(row.get("second") or ())
         linked = [f for f in row.get("fates", []) if f["rule"] in row["linked"]]
@@ -136,9 +137,7 @@ def rank_lines(ranks: dict[str, Counter]) -> list[str]:
 def behind(rows: list[dict], rule: str, show_held_out: bool = False) -> list[str]:
     """Each ruling where ``rule`` is wrong or missed, with the linker's reason for it."""
     lines = []
-    for row in rows:
-        if row["pool"] == "held-out" and not show_held_out:
-            continue
+    for row in readable(rows, show_held_out):
         want, linked = set(row["rules"]), set(row["linked"])
         if (rule in linked) == (rule in want):
             continue
