@@ -16,7 +16,9 @@ of the dev sets in the files given:
   its card's own effect), ..., or ``unnamed`` when the group names none of its concepts.
 
 Then each ruling's links by rank, highest score first: whether the wrong links are the extra
-ones or the best link itself. ``--rule R`` lists the rulings behind one rule's figures: each
+ones or the best link itself; and, on the rulings with a second reading, how far that reader
+and the linker each agree with the set's rules (what a careful reader reaches against labels
+someone else wrote). ``--rule R`` lists the rulings behind one rule's figures: each
 wrong or missed link, the ruling's text and the linker's reason. ``--gaps SET.yaml ...``
 reads sets instead of runs and lists each (ruling, language, concept) where every other
 language of the ruling names a concept and that language does not: most often a form the
@@ -104,6 +106,9 @@ def table(figures: dict[str, dict[str, Counter]]) -> list[str]:
 #: The ranks :func:`by_rank` counts, the last holding every later link.
 RANKS = ("1st", "2nd", "3rd+")
 
+#: (numerator, denominator) of :func:`reader_lines`' precision, recall and exact rulings.
+PAIRS = (("right", "links"), ("right", "expected"), ("exact", "rulings"))
+
 
 def by_rank(rows: list[dict], show_held_out: bool = False) -> dict[str, Counter]:
     """{rank: Counter(links, right, either)}: each link by its place among its ruling's
@@ -131,6 +136,40 @@ def rank_lines(ranks: dict[str, Counter]) -> list[str]:
         n = counts["links"]
         right, either = (f"{counts[k] / n:.3f}" if n else "-" for k in ("right", "either"))
         lines.append(f"  {rank:<5}{n:>6} links   right {right}   either {either}")
+    return lines
+
+
+def readers(rows: list[dict], show_held_out: bool = False) -> dict[str, Counter]:
+    """{"second" | "linker": Counter(links, right, expected, exact, rulings)} over the rulings
+    with a second reading: how far that reader and the linker each agree with the set's own
+    rules (``exact``: the rulings given exactly the set's rules). What a careful reader of the
+    same rules reaches is the most a linker can be asked for against labels written by
+    someone else."""
+    out: dict[str, Counter] = {"second": Counter(), "linker": Counter()}
+    for row in readable(rows, show_held_out):
+        if row.get("second") is None:
+            continue
+        want = set(row["rules"])
+        for name, given in (("second", set(row["second"])), ("linker", set(row["linked"]))):
+            counts = out[name]
+            counts["rulings"] += 1
+            counts["links"] += len(given)
+            counts["right"] += len(given & want)
+            counts["expected"] += len(want)
+            counts["exact"] += given == want
+    return out
+
+
+def reader_lines(figures: dict[str, Counter]) -> list[str]:
+    """One line per reader: precision, recall and exact rulings against the set's rules."""
+    n = figures["second"]["rulings"]
+    lines = [f"against the set's own rules, on the {n} rulings with a second reading"]
+    for name, c in figures.items():
+        shares = [c[a] / c[b] if c[b] else 0.0 for a, b in PAIRS]
+        lines.append(
+            f"  {name:<7} precision {shares[0]:.3f}   recall {shares[1]:.3f}   "
+            f"exactly the set's rules {shares[2]:.3f}"
+        )
     return lines
 
 
@@ -226,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         lines = table(tally(rows, args.show_held_out))
         lines += ["", *rank_lines(by_rank(rows, args.show_held_out))]
+        lines += ["", *reader_lines(readers(rows, args.show_held_out))]
         print(f"links per rule on the {pools} sets (neither: wrong against either reader)")
     print("\n".join(lines))
     return 0

@@ -134,3 +134,23 @@ def test_links_are_counted_by_their_rank_in_the_ruling():
     shown = link_errors.rank_lines(ranks)
     assert shown[1].split() == ["1st", "2", "links", "right", "1.000", "either", "1.000"]
     assert shown[2].split()[-3:] == ["0.000", "either", "1.000"]
+
+
+def test_readers_set_the_second_reading_and_the_linker_against_the_sets_rules(tmp_path, capsys):
+    figures = link_errors.readers(ROWS)
+    # Only a-dev#1 has a second reading: it gives 309.6 and 309.7 where the set wants 309.7.
+    assert dict(figures["second"]) == {
+        "rulings": 1,
+        "links": 2,
+        "right": 1,
+        "expected": 1,
+        "exact": 0,
+    }
+    assert figures["linker"]["links"] == 3 and figures["linker"]["right"] == 1
+    lines = link_errors.reader_lines(figures)
+    assert lines[1].split()[:5] == ["second", "precision", "0.500", "recall", "1.000"]
+    assert lines[2].split()[:5] == ["linker", "precision", "0.333", "recall", "1.000"]
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"pooled": {}, "rulings": ROWS}), "utf-8")
+    assert link_errors.main([str(run)]) == 0
+    assert "on the 1 rulings with a second reading" in capsys.readouterr().out
