@@ -265,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         lines = table(tally(rows, args.show_held_out))
         lines += ["", *rank_lines(by_rank(rows, args.show_held_out))]
-        lines += ["", *reader_lines(readers(rows, args.show_held_out))]
+        agreement = readers(rows, args.show_held_out)
+        # Sets without a second reading (the card sets) have no reader to set beside.
+        lines += ["", *reader_lines(agreement)] if agreement["second"]["rulings"] else []
         print(f"links per rule on the {pools} sets (neither: wrong against either reader)")
     print("\n".join(lines))
     return 0

@@ -154,3 +154,8 @@ def test_readers_set_the_second_reading_and_the_linker_against_the_sets_rules(tm
     run.write_text(json.dumps({"pooled": {}, "rulings": ROWS}), "utf-8")
     assert link_errors.main([str(run)]) == 0
     assert "on the 1 rulings with a second reading" in capsys.readouterr().out
+    # Without any second reading, no reader section (not precision 0.000 over nothing).
+    unread = [{**row, "second": None} for row in ROWS]
+    run.write_text(json.dumps({"pooled": {}, "rulings": unread}), "utf-8")
+    assert link_errors.main([str(run)]) == 0
+    assert "second reading" not in capsys.readouterr().out
